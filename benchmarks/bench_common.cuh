@@ -1,0 +1,148 @@
+// Shared pieces of sweep-bench: CUDA-event timing, throughput counters, seeded device-side data,
+// and loud correctness checks run before anything is timed.
+#pragma once
+
+#include <thrust/device_vector.h>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+#include <thrust/host_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/transform.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace sweep_bench
+{
+
+//! Aborts the whole run with a message: a wrong result must never be timed.
+[[noreturn]] inline void fail(const std::string& message)
+{
+  std::fprintf(stderr, "\nsweep-bench: CORRECTNESS FAILURE: %s\n", message.c_str());
+  std::fflush(stderr);
+  std::exit(2);
+}
+
+inline void check_cuda(cudaError_t status, const char* what)
+{
+  if (status != cudaSuccess)
+  {
+    fail(std::string(what) + ": " + cudaGetErrorString(status));
+  }
+}
+
+//! Quick mode (--quick): fewer sizes and repetitions. Set by main() (bench_main.cpp).
+bool& quick_mode();
+
+//! One event pair per iteration around fn(), which must enqueue its work on `stream` (and may
+//! synchronize, for whole-call latencies). Reports the event time as the iteration's manual time.
+//! Benchmarks using it must be registered with ->UseManualTime().
+template <class F>
+void time_region(benchmark::State& state, cudaStream_t stream, F&& fn)
+{
+  cudaEvent_t start, stop;
+  check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  // warm-up: module load, first-touch of temp memory pools
+  for (int i = 0; i < 2; ++i)
+  {
+    fn();
+  }
+  check_cuda(cudaStreamSynchronize(stream), "warm-up");
+  for (auto _ : state)
+  {
+    check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
+    fn();
+    check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    state.SetIterationTime(ms / 1e3);
+  }
+  check_cuda(cudaGetLastError(), "benchmark body");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
+
+//! items/s and bytes/s of the minimum traffic (each input read once, each output written once).
+inline void set_throughput(benchmark::State& state, double items, double min_bytes)
+{
+  state.counters["items_per_second"] =
+    benchmark::Counter(items, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes_per_second"] =
+    benchmark::Counter(min_bytes, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["items"]     = items;
+  state.counters["min_bytes"] = min_bytes;
+}
+
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+//! 64 random bits per index, from a seed.
+struct random_bits
+{
+  std::uint64_t seed;
+  __host__ __device__ std::uint64_t operator()(std::uint64_t i) const
+  {
+    return mix64(i ^ mix64(seed));
+  }
+};
+
+//! Fills `out` with f(random 64 bits) for each index, on the device.
+template <class T, class F>
+void fill_random(thrust::device_vector<T>& out, std::uint64_t seed, F f)
+{
+  thrust::transform(thrust::device,
+                    thrust::counting_iterator<std::uint64_t>(0),
+                    thrust::counting_iterator<std::uint64_t>(out.size()),
+                    out.begin(),
+                    [seed, f] __device__(std::uint64_t i) {
+                      return f(random_bits{seed}(i));
+                    });
+}
+
+//! Requires two device ranges of n elements to be bitwise equal (compared as bytes).
+template <class T>
+void check_equal(const T* expected, const T* actual, std::size_t n, const std::string& what)
+{
+  if (n == 0)
+  {
+    return;
+  }
+  const auto* a = reinterpret_cast<const unsigned char*>(expected);
+  const auto* b = reinterpret_cast<const unsigned char*>(actual);
+  if (!thrust::equal(thrust::device, a, a + n * sizeof(T), b))
+  {
+    fail(what + ": sweep's result differs from the reference");
+  }
+}
+
+template <class T>
+void check_equal(const thrust::device_vector<T>& expected,
+                 const thrust::device_vector<T>& actual,
+                 std::size_t n,
+                 const std::string& what)
+{
+  check_equal(thrust::raw_pointer_cast(expected.data()), thrust::raw_pointer_cast(actual.data()), n, what);
+}
+
+//! Benchmark name: <algo>/<workload>/<impl>/<n>; the report pairs rows on everything but <impl>.
+inline std::string bench_name(const std::string& algo, const std::string& workload, const std::string& impl)
+{
+  return algo + "/" + workload + "/" + impl;
+}
+
+} // namespace sweep_bench

@@ -1,0 +1,141 @@
+// The decoupled look-back protocol (Merrill & Garland 2016) over tile_state: a warp-wide window
+// for one-slot states (compaction, scan) and a per-thread walk for many-slot states (onesweep's
+// per-digit offsets), plus the dynamic tile counter that guarantees forward progress.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <sweep/detail/lookback/tile_state.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! Spin policy while a predecessor has published nothing yet. BackoffNs == 0 spins hot; otherwise
+//! each failed poll sleeps, doubling from 32 ns up to BackoffNs, which frees issue slots for the
+//! co-resident blocks that still stream data.
+template <unsigned BackoffNs = 0>
+struct lookback_backoff
+{
+  unsigned delay = 32;
+  __device__ void operator()()
+  {
+    if constexpr (BackoffNs > 0)
+    {
+      __nanosleep(delay);
+      delay = delay * 2 < BackoffNs ? delay * 2 : BackoffNs;
+    }
+  }
+};
+
+//! Tiles are numbered in the order their blocks start, not by blockIdx: a block takes the next index
+//! from a device counter when it starts, so a tile only ever waits on tiles whose blocks are
+//! already running, and the look-back cannot deadlock whatever order the hardware schedules blocks in.
+//! Called by every thread of the block; `slot` is a __shared__ variable. Contains __syncthreads();
+//! the caller must not overwrite `slot` until every thread has read the returned value.
+__device__ inline unsigned long long block_next_tile(unsigned long long* counter, unsigned long long& slot)
+{
+  if (threadIdx.x == 0)
+  {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ref(*counter);
+    // Relaxed: the index only orders tiles; the data they exchange goes through tile_state's
+    // release/acquire words.
+    slot = ref.fetch_add(1ull, cuda::std::memory_order_relaxed);
+  }
+  __syncthreads();
+  return slot;
+}
+
+//! Warp-wide decoupled look-back for slot `slot` of tile `tile` (> 0): publishes `aggregate`, walks
+//! back over the predecessors 32 at a time (one per lane), adds up their values until the nearest
+//! one that has an inclusive prefix, publishes this tile's inclusive prefix and returns the
+//! exclusive prefix to every lane. Must be called by all 32 lanes of one warp with equal arguments.
+//! Tile 0 must instead publish_inclusive(0, slot, aggregate) (or a base value) itself.
+template <class Word, unsigned BackoffNs = 0>
+__device__ Word warp_lookback(const tile_state<Word>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+{
+  using packing              = tile_word<Word>;
+  constexpr unsigned full    = 0xffffffffu;
+  const unsigned lane        = threadIdx.x % 32;
+  if (lane == 0)
+  {
+    state.publish_aggregate(tile, slot, aggregate);
+  }
+
+  Word exclusive         = 0;
+  long long window_end   = static_cast<long long>(tile); // predecessors are window_end-1, window_end-2, ...
+  lookback_backoff<BackoffNs> backoff;
+  while (true)
+  {
+    const long long pred = window_end - 1 - static_cast<long long>(lane);
+    Word word;
+    while (true)
+    {
+      // Past tile 0 there is nothing to add: read as an inclusive zero.
+      word = pred >= 0 ? state.load(static_cast<std::size_t>(pred), slot)
+                       : packing::pack(tile_status::inclusive, 0);
+      if (!__any_sync(full, packing::status(word) == tile_status::invalid))
+      {
+        break;
+      }
+      backoff();
+    }
+    // The nearest predecessor with an inclusive prefix ends the walk; lanes beyond it are ignored.
+    const unsigned inclusive_lanes = __ballot_sync(full, packing::status(word) == tile_status::inclusive);
+    const int stop_lane            = inclusive_lanes ? __ffs(inclusive_lanes) - 1 : 31;
+    Word contribution              = static_cast<int>(lane) <= stop_lane ? packing::value(word) : Word(0);
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+    {
+      contribution += __shfl_xor_sync(full, contribution, offset);
+    }
+    exclusive += contribution;
+    if (inclusive_lanes)
+    {
+      break;
+    }
+    window_end -= 32;
+  }
+  if (lane == 0)
+  {
+    state.publish_inclusive(tile, slot, exclusive + aggregate);
+  }
+  return exclusive;
+}
+
+//! One thread's decoupled look-back for one slot (onesweep: thread d owns digit d). Same protocol as
+//! warp_lookback, walking one predecessor at a time; returns the exclusive prefix. Tile 0 must
+//! publish_inclusive itself.
+template <class Word, unsigned BackoffNs = 0>
+__device__ Word thread_lookback(const tile_state<Word>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+{
+  using packing = tile_word<Word>;
+  state.publish_aggregate(tile, slot, aggregate);
+  Word exclusive = 0;
+  std::size_t pred = tile;
+  lookback_backoff<BackoffNs> backoff;
+  while (pred > 0)
+  {
+    --pred;
+    Word word = state.load(pred, slot);
+    while (packing::status(word) == tile_status::invalid)
+    {
+      backoff();
+      word = state.load(pred, slot);
+    }
+    exclusive += packing::value(word);
+    if (packing::status(word) == tile_status::inclusive)
+    {
+      break;
+    }
+  }
+  state.publish_inclusive(tile, slot, exclusive + aggregate);
+  return exclusive;
+}
+
+} // namespace detail
+} // namespace sweep

@@ -1,0 +1,61 @@
+// Per-device properties sweep's dispatchers size their grids and shared memory from (cached).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <mutex>
+
+#include <sweep/detail/util/error.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+
+struct device_info
+{
+  int device                    = 0;
+  int sm_count                  = 0;
+  int cc_major                  = 0;
+  int cc_minor                  = 0;
+  int max_shared_per_block_optin = 0; // bytes a block may use after cudaFuncSetAttribute
+  int max_shared_per_sm         = 0;
+  int max_threads_per_sm        = 0;
+  int l2_bytes                  = 0;
+};
+
+//! Properties of the current device, read once per device and process.
+__host__ inline const device_info& current_device_info()
+{
+  constexpr int max_devices = 64;
+  static device_info cache[max_devices];
+  static std::once_flag flags[max_devices];
+  int device = 0;
+  throw_on_error(cudaGetDevice(&device), "sweep: cudaGetDevice");
+  if (device < 0 || device >= max_devices)
+  {
+    throw_on_error(cudaErrorInvalidDevice, "sweep: device ordinal beyond sweep's cache");
+  }
+  std::call_once(flags[device], [device] {
+    device_info info;
+    info.device = device;
+    throw_on_error(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, device), "sweep: SM count");
+    throw_on_error(cudaDeviceGetAttribute(&info.cc_major, cudaDevAttrComputeCapabilityMajor, device), "sweep: cc");
+    throw_on_error(cudaDeviceGetAttribute(&info.cc_minor, cudaDevAttrComputeCapabilityMinor, device), "sweep: cc");
+    throw_on_error(cudaDeviceGetAttribute(
+                     &info.max_shared_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                   "sweep: shared memory per block");
+    throw_on_error(
+      cudaDeviceGetAttribute(&info.max_shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device),
+      "sweep: shared memory per SM");
+    throw_on_error(
+      cudaDeviceGetAttribute(&info.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device),
+      "sweep: threads per SM");
+    throw_on_error(cudaDeviceGetAttribute(&info.l2_bytes, cudaDevAttrL2CacheSize, device), "sweep: L2 size");
+    cache[device] = info;
+  });
+  return cache[device];
+}
+
+} // namespace detail
+} // namespace sweep

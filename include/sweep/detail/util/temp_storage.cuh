@@ -1,0 +1,89 @@
+// RAII temporary device storage for one algorithm call, carved into aligned parts.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+
+#include <sweep/detail/util/math.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! Lays out up to MaxParts buffers in one allocation, each aligned to 256 bytes.
+template <int MaxParts>
+struct temp_layout
+{
+  static constexpr std::size_t alignment = 256;
+
+  std::size_t offsets[MaxParts] = {};
+  std::size_t sizes[MaxParts]   = {};
+  int parts                     = 0;
+  std::size_t total             = 0;
+
+  constexpr temp_layout() = default;
+
+  constexpr temp_layout(std::initializer_list<std::size_t> part_sizes)
+  {
+    for (std::size_t bytes : part_sizes)
+    {
+      add(bytes);
+    }
+  }
+
+  //! Appends a part of `bytes` bytes and returns its index.
+  constexpr int add(std::size_t bytes)
+  {
+    offsets[parts] = total;
+    sizes[parts]   = bytes;
+    total          = align_up(total + bytes, alignment);
+    return parts++;
+  }
+};
+
+//! One allocation from the policy (its allocator, or stream-ordered on its stream), freed on every
+//! path when this object goes out of scope. Policy must provide allocate_temporary and
+//! deallocate_temporary (sweep's policies do, in execution_policy.cuh).
+template <class Policy, int MaxParts = 8>
+class temp_storage
+{
+public:
+  temp_storage(Policy& policy, const temp_layout<MaxParts>& layout)
+      : policy_(policy)
+      , layout_(layout)
+      , data_(static_cast<unsigned char*>(allocate_temporary(policy, layout.total)))
+  {}
+
+  temp_storage(const temp_storage&)            = delete;
+  temp_storage& operator=(const temp_storage&) = delete;
+
+  ~temp_storage()
+  {
+    deallocate_temporary(policy_, data_, layout_.total);
+  }
+
+  //! The start of part `index`, as T*.
+  template <class T>
+  T* part(int index) const
+  {
+    return data_ == nullptr ? nullptr : reinterpret_cast<T*>(data_ + layout_.offsets[index]);
+  }
+
+  void* data() const
+  {
+    return data_;
+  }
+  std::size_t bytes() const
+  {
+    return layout_.total;
+  }
+
+private:
+  Policy& policy_;
+  temp_layout<MaxParts> layout_;
+  unsigned char* data_;
+};
+
+} // namespace detail
+} // namespace sweep

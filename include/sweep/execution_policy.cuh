@@ -1,0 +1,250 @@
+// sweep's execution policies: sweep::par, sweep::par_nosync, .on(stream) and (allocator) forms,
+// built on Thrust's CUDA policy so that every algorithm sweep does not override runs on Thrust's
+// CUDA backend with the same stream and allocator.
+#pragma once
+
+#include <thrust/detail/allocator_aware_execution_policy.h>
+#include <thrust/detail/execute_with_allocator.h>
+#include <thrust/system/cuda/detail/execution_policy.h>
+#include <thrust/system/cuda/detail/util.h>
+#include <thrust/system/cuda/error.h>
+#include <thrust/system_error.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include <sweep/detail/util/error.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! The tag every sweep policy derives from. sweep's algorithm overloads take
+//! `sweep::detail::execution_policy<Derived>&`; since this type derives from Thrust's CUDA policy,
+//! those overloads are preferred over Thrust's CUDA ones (a closer base wins overload resolution),
+//! and every algorithm sweep does not define resolves to Thrust's CUDA backend.
+template <class Derived>
+struct execution_policy : thrust::cuda_cub::execution_policy<Derived>
+{
+  constexpr execution_policy() = default;
+};
+
+//! A sweep policy bound to a stream; algorithms synchronize where Thrust's `par.on(s)` would.
+template <class Derived>
+struct execute_on_stream_base : execution_policy<Derived>
+{
+  cudaStream_t stream_;
+
+  __host__ __device__ execute_on_stream_base(cudaStream_t stream = thrust::cuda_cub::default_stream())
+      : stream_(stream)
+  {}
+
+  __host__ Derived on(cudaStream_t const& stream) const
+  {
+    Derived result = static_cast<Derived const&>(*this);
+    result.stream_ = stream;
+    return result;
+  }
+
+  friend __host__ __device__ cudaStream_t get_stream(const execute_on_stream_base& exec)
+  {
+    return exec.stream_;
+  }
+};
+
+//! A sweep policy bound to a stream that skips every synchronization not needed for correctness.
+template <class Derived>
+struct execute_on_stream_nosync_base : execution_policy<Derived>
+{
+  cudaStream_t stream_;
+
+  __host__ __device__ execute_on_stream_nosync_base(cudaStream_t stream = thrust::cuda_cub::default_stream())
+      : stream_(stream)
+  {}
+
+  __host__ Derived on(cudaStream_t const& stream) const
+  {
+    Derived result = static_cast<Derived const&>(*this);
+    result.stream_ = stream;
+    return result;
+  }
+
+  friend __host__ __device__ cudaStream_t get_stream(const execute_on_stream_nosync_base& exec)
+  {
+    return exec.stream_;
+  }
+
+  friend __host__ __device__ bool must_perform_optional_stream_synchronization(const execute_on_stream_nosync_base&)
+  {
+    return false;
+  }
+};
+
+struct execute_on_stream : execute_on_stream_base<execute_on_stream>
+{
+  __host__ __device__ execute_on_stream()
+      : execute_on_stream_base<execute_on_stream>()
+  {}
+  __host__ __device__ explicit execute_on_stream(cudaStream_t stream)
+      : execute_on_stream_base<execute_on_stream>(stream)
+  {}
+};
+
+struct execute_on_stream_nosync : execute_on_stream_nosync_base<execute_on_stream_nosync>
+{
+  __host__ __device__ execute_on_stream_nosync()
+      : execute_on_stream_nosync_base<execute_on_stream_nosync>()
+  {}
+  __host__ __device__ explicit execute_on_stream_nosync(cudaStream_t stream)
+      : execute_on_stream_nosync_base<execute_on_stream_nosync>(stream)
+  {}
+};
+
+} // namespace detail
+
+//! The type of sweep::par: Thrust's `thrust::cuda::par`, with sweep's kernels for the algorithms
+//! sweep overrides. `par.on(stream)`, `par(allocator)` and `par(allocator).on(stream)` work as in Thrust.
+struct par_t
+    : detail::execution_policy<par_t>
+    , thrust::detail::allocator_aware_execution_policy<detail::execute_on_stream_base>
+{
+  constexpr par_t() = default;
+
+  using stream_attachment_type = detail::execute_on_stream;
+
+  __host__ stream_attachment_type on(cudaStream_t const& stream) const
+  {
+    return stream_attachment_type(stream);
+  }
+};
+
+//! The type of sweep::par_nosync: like par_t, but algorithms return as soon as the result is
+//! known to the host without synchronizing the stream where Thrust's par_nosync would not.
+struct par_nosync_t
+    : detail::execution_policy<par_nosync_t>
+    , thrust::detail::allocator_aware_execution_policy<detail::execute_on_stream_nosync_base>
+{
+  constexpr par_nosync_t() = default;
+
+  using stream_attachment_type = detail::execute_on_stream_nosync;
+
+  __host__ stream_attachment_type on(cudaStream_t const& stream) const
+  {
+    return stream_attachment_type(stream);
+  }
+
+private:
+  friend __host__ __device__ bool must_perform_optional_stream_synchronization(const par_nosync_t&)
+  {
+    return false;
+  }
+};
+
+inline constexpr par_t par{};
+inline constexpr par_nosync_t par_nosync{};
+
+namespace detail
+{
+
+//! True for the `par(allocator)` forms, whose temporary storage comes from the allocator.
+template <class Policy>
+struct has_allocator : std::false_type
+{};
+template <class Allocator, template <class> class Base>
+struct has_allocator<thrust::detail::execute_with_allocator<Allocator, Base>> : std::true_type
+{};
+
+//! The policy as Thrust's CUDA backend sees it; sweep's fallbacks call Thrust through this so that
+//! overload resolution can never pick a sweep overload again.
+template <class Derived>
+__host__ thrust::cuda_cub::execution_policy<Derived>& thrust_policy(execution_policy<Derived>& policy)
+{
+  return policy;
+}
+
+//! The stream the policy runs on (the default stream unless `.on(s)` was given).
+template <class Derived>
+__host__ cudaStream_t stream_of(execution_policy<Derived>& policy)
+{
+  return thrust::cuda_cub::stream(policy);
+}
+
+//! Synchronizes the policy's stream unless it is a nosync policy; throws on a CUDA error.
+template <class Derived>
+__host__ void synchronize_optional(execution_policy<Derived>& policy, const char* what)
+{
+  throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
+}
+
+//! Synchronizes the policy's stream unconditionally (a result the host must read); throws.
+template <class Derived>
+__host__ void synchronize(execution_policy<Derived>& policy, const char* what)
+{
+  throw_on_error(cudaStreamSynchronize(stream_of(policy)), what);
+}
+
+//! Temporary device memory for sweep's kernels: from the policy's allocator if it has one,
+//! otherwise stream-ordered on the policy's stream. Throws std::bad_alloc when none is left.
+template <class Derived>
+__host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t bytes)
+{
+  if (bytes == 0)
+  {
+    return nullptr;
+  }
+  Derived& derived = static_cast<Derived&>(policy);
+  if constexpr (has_allocator<Derived>::value)
+  {
+    auto buffer = thrust::detail::get_temporary_buffer<std::uint8_t>(derived, static_cast<std::ptrdiff_t>(bytes));
+    if (buffer.first == nullptr)
+    {
+      throw std::bad_alloc();
+    }
+    return buffer.first;
+  }
+  else
+  {
+    void* ptr          = nullptr;
+    cudaError_t status = cudaMallocAsync(&ptr, bytes, stream_of(policy));
+    if (status == cudaErrorMemoryAllocation)
+    {
+      cudaGetLastError(); // clear the sticky-free error so later launches do not see it
+      throw std::bad_alloc();
+    }
+    throw_on_error(status, "sweep: cudaMallocAsync of temporary storage");
+    return ptr;
+  }
+}
+
+//! Returns memory from allocate_temporary. Never throws (it runs in destructors).
+template <class Derived>
+__host__ void deallocate_temporary(execution_policy<Derived>& policy, void* ptr, std::size_t bytes) noexcept
+{
+  if (ptr == nullptr)
+  {
+    return;
+  }
+  Derived& derived = static_cast<Derived&>(policy);
+  if constexpr (has_allocator<Derived>::value)
+  {
+    try
+    {
+      thrust::detail::return_temporary_buffer(
+        derived, static_cast<std::uint8_t*>(ptr), static_cast<std::ptrdiff_t>(bytes));
+    }
+    catch (...)
+    {}
+  }
+  else
+  {
+    (void) cudaFreeAsync(ptr, stream_of(policy));
+  }
+}
+
+} // namespace detail
+} // namespace sweep
