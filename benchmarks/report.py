@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""Turns sweep-bench's Google Benchmark JSON into docs/benchmarks.md and throughput plots.
+
+Works from the JSON alone, so anyone can render their own run:
+
+    python3 benchmarks/report.py results.json                      # -> docs/benchmarks.md, docs/plots/
+    python3 benchmarks/report.py results.json --out build/gpu/report/benchmarks.md
+
+Benchmark names are <algo>/<workload>/<impl>/<n> (Google Benchmark may append decorations such as
+/manual_time). Rows are paired on (algo, workload, n); a sweep row's speedup against a stock row is
+stock_time / sweep_time, so a value below 1 means sweep was slower. Times are the median aggregate
+of the repetitions when present, else the mean aggregate, else the (median of the) single runs.
+Throughputs are recomputed from the time and the `items` / `min_bytes` counters so that every column
+of a row comes from the same statistic. The device-to-device copy row (copy/.../cuda) is the ceiling.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import OrderedDict
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+STOCK_IMPLS = ("thrust", "cub")
+IMPL_ORDER = {"sweep": 0, "thrust": 1, "cub": 2, "cuda": 3}
+TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+# Google Benchmark appends these to a name: /manual_time, /real_time, /min_time:0.050, /repeats:5 ...
+DECORATION = re.compile(r"^(manual_time|real_time|process_time|[a-z_]+:[^/]*)$")
+PLOT_PREFIX = "bench_"
+
+
+class ReportError(Exception):
+    """A JSON file that is not sweep-bench output (or is empty)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Parsing
+# ----------------------------------------------------------------------------------------------
+
+
+def _is_impl(part):
+    return part in IMPL_ORDER or part.startswith("sweep_")
+
+
+def parse_name(name):
+    """Splits '<algo>/<workload>/<impl>/<n>[/decorations]' into (algo, workload, impl, n), or None.
+
+    The impl is the last known one (sweep, sweep_*, thrust, cub, cuda) followed by a number, so a
+    workload may contain '/'. Numbers after n that repeat it (a size in the name and again as the
+    benchmark's Arg) are dropped; other trailing values stay part of the workload."""
+    parts = [p for p in name.split("/") if p and not DECORATION.match(p)]
+    if len(parts) < 4:
+        return None
+    candidates = [i for i in range(2, len(parts) - 1) if _is_impl(parts[i]) and parts[i + 1].isdigit()]
+    i = candidates[-1] if candidates else len(parts) - 2
+    if not parts[i + 1].isdigit():
+        return None
+    extra = [p for p in parts[i + 2:] if p != parts[i + 1]]
+    workload = "/".join(parts[1:i] + extra)
+    return parts[0], workload, parts[i], int(parts[i + 1])
+
+
+def _base_name(bench):
+    """The benchmark's name without the aggregate suffix (_median, _mean, ...)."""
+    if bench.get("run_name"):
+        return bench["run_name"]
+    name = bench["name"]
+    aggregate = bench.get("aggregate_name")
+    if aggregate and name.endswith("_" + aggregate):
+        name = name[: -len(aggregate) - 1]
+    return name
+
+
+def _row_from(bench, statistic, repetitions):
+    """One measured row: time in seconds and the throughputs derived from it."""
+    seconds = float(bench["real_time"]) * TIME_UNIT_SECONDS[bench.get("time_unit", "ns")]
+    items = bench.get("items")
+    if items is None and "items_per_second" in bench:
+        items = float(bench["items_per_second"]) * seconds
+    min_bytes = bench.get("min_bytes")
+    if min_bytes is None and "bytes_per_second" in bench:
+        min_bytes = float(bench["bytes_per_second"]) * seconds
+    return {
+        "time_s": seconds,
+        "items": float(items) if items is not None else None,
+        "min_bytes": float(min_bytes) if min_bytes is not None else None,
+        "items_per_s": float(items) / seconds if items is not None and seconds > 0 else None,
+        "gb_per_s": float(min_bytes) / seconds / 1e9 if min_bytes is not None and seconds > 0 else None,
+        "statistic": statistic,
+        "repetitions": repetitions,
+    }
+
+
+def load(path):
+    """Reads a Google Benchmark JSON file: returns (context, rows, errors, unparsed)."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ReportError(f"{path}: not valid JSON ({e}); was the benchmark run interrupted?")
+    if not isinstance(data, dict) or "benchmarks" not in data:
+        raise ReportError(f"{path}: no 'benchmarks' list; not Google Benchmark JSON output")
+    return (data.get("context", {}),) + select_rows(data["benchmarks"])
+
+
+def select_rows(benchmarks):
+    """Picks one statistic per benchmark: median aggregate > mean aggregate > single runs."""
+    groups = OrderedDict()
+    for bench in benchmarks:
+        groups.setdefault(_base_name(bench), []).append(bench)
+    rows, errors, unparsed, seen = [], [], [], {}
+    for name, entries in groups.items():
+        failed = [e for e in entries if e.get("error_occurred")]
+        if failed:
+            errors.append((name, failed[0].get("error_message", "error")))
+            continue
+        key = parse_name(name)
+        if key is None:
+            unparsed.append((name, "name is not `<algo>/<workload>/<impl>/<n>`"))
+            continue
+        if key in seen:
+            unparsed.append((name, f"same algo/workload/impl/n as `{seen[key]}`; left out"))
+            continue
+        seen[key] = name
+        by_aggregate = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
+        iterations = [e for e in entries if e.get("run_type", "iteration") == "iteration"]
+        repetitions = int(entries[0].get("repetitions", len(iterations) or 1))
+        if "median" in by_aggregate:
+            row = _row_from(by_aggregate["median"], "median", repetitions)
+        elif "mean" in by_aggregate:
+            row = _row_from(by_aggregate["mean"], "mean", repetitions)
+        elif iterations:
+            candidates = [_row_from(e, "single", len(iterations)) for e in iterations]
+            row = sorted(candidates, key=lambda r: r["time_s"])[(len(candidates) - 1) // 2]
+            if len(candidates) > 1:
+                row["statistic"] = "median"
+        else:
+            unparsed.append((name, "no median, mean or single run in the JSON"))
+            continue
+        row.update(name=name, algo=key[0], workload=key[1], impl=key[2], n=key[3])
+        rows.append(row)
+    return rows, errors, unparsed
+
+
+# ----------------------------------------------------------------------------------------------
+# Analysis
+# ----------------------------------------------------------------------------------------------
+
+
+def is_sweep(row):
+    return row["impl"] == "sweep" or row["impl"].startswith("sweep_")
+
+
+def copy_ceiling(rows):
+    """The device-to-device copy row with the highest GB/s (read + write), or None."""
+    copies = [r for r in rows if r["algo"] == "copy" and r["impl"] == "cuda" and r["gb_per_s"]]
+    return max(copies, key=lambda r: r["gb_per_s"]) if copies else None
+
+
+def compare(rows):
+    """For each sweep row: {stock impl: speedup}; speedup = stock_time / sweep_time."""
+    index = {(r["algo"], r["workload"], r["n"], r["impl"]): r for r in rows}
+    for row in rows:
+        row["speedup"] = {}
+        if not is_sweep(row):
+            continue
+        for impl in STOCK_IMPLS:
+            other = index.get((row["algo"], row["workload"], row["n"], impl))
+            if other is not None and row["time_s"] > 0:
+                row["speedup"][impl] = other["time_s"] / row["time_s"]
+    return rows
+
+
+def slower_cases(rows):
+    """(sweep row, stock impl, speedup) for every comparison in which sweep took longer."""
+    out = []
+    for row in rows:
+        for impl in STOCK_IMPLS:
+            s = row.get("speedup", {}).get(impl)
+            if s is not None and s < 1.0:
+                out.append((row, impl, s))
+    return out
+
+
+def algorithms(rows):
+    """Algorithms in a stable order: the copy ceiling last, the others by first appearance."""
+    seen = list(OrderedDict.fromkeys(r["algo"] for r in rows))
+    return [a for a in seen if a != "copy"] + [a for a in seen if a == "copy"]
+
+
+def sort_key(row):
+    return (row["workload"], row["n"], IMPL_ORDER.get(row["impl"], 9), row["impl"])
+
+
+# ----------------------------------------------------------------------------------------------
+# Formatting
+# ----------------------------------------------------------------------------------------------
+
+
+def fmt_n(n):
+    if n > 0 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1}"
+    return f"{n:,}"
+
+
+def fmt_time(seconds):
+    if seconds >= 1.0:
+        return f"{seconds:.3f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.3f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def fmt_rate(per_second):
+    if per_second is None:
+        return "—"
+    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_second >= scale:
+            return f"{per_second / scale:.2f} {suffix}/s"
+    return f"{per_second:.1f} /s"
+
+
+def fmt_gbs(gb):
+    return "—" if gb is None else f"{gb:.0f}" if gb >= 100 else f"{gb:.1f}"
+
+
+def fmt_speedup(s):
+    return "—" if s is None else f"{s:.2f}x"
+
+
+def fmt_percent_of(gb, ceiling):
+    if gb is None or ceiling is None:
+        return "—"
+    return f"{100.0 * gb / ceiling['gb_per_s']:.0f}%"
+
+
+def version_from_int(value):
+    """CUDA versions come as 1000*major + 10*minor (13000 -> '13.0')."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        return str(value) if value else None
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+def plot_file_name(algo, workload):
+    return PLOT_PREFIX + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{algo}_{workload}") + ".png"
+
+
+# ----------------------------------------------------------------------------------------------
+# Metadata
+# ----------------------------------------------------------------------------------------------
+
+
+def git_commit(repo):
+    """Short commit of `repo` with '+dirty' when tracked files differ from it, or None."""
+    try:
+        head = subprocess.run(["git", "-C", repo, "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def metadata(context, args):
+    """Header facts: command-line values win over the JSON context, which wins over guesses."""
+    commit = args.commit or context.get("commit")
+    commit_note = ""
+    if not commit:
+        commit = git_commit(REPO_ROOT)
+        commit_note = " (checkout that rendered the report; the JSON carries no commit)" if commit else ""
+    return OrderedDict([
+        ("GPU", "{}{}".format(context.get("gpu", "unknown"),
+                              f" ({context['sm_count']} SMs)" if context.get("sm_count") else "")),
+        ("NVIDIA driver", args.driver or context.get("nvidia_driver") or "not recorded"),
+        ("CUDA driver API", version_from_int(context.get("cuda_driver")) or "not recorded"),
+        ("CUDA runtime", version_from_int(context.get("cuda_runtime")) or "not recorded"),
+        ("CCCL (Thrust, CUB)", args.cccl or context.get("cccl") or "not recorded"),
+        ("Date of the run", context.get("date", "not recorded")),
+        ("Commit", (commit or "not recorded") + commit_note),
+    ])
+
+
+def stamp(path, values):
+    """Writes values (commit, cccl, nvidia_driver) into the JSON's context so the file stands alone."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    data.setdefault("context", {}).update({k: v for k, v in values.items() if v})
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+# ----------------------------------------------------------------------------------------------
+# Plots
+# ----------------------------------------------------------------------------------------------
+
+
+def make_plots(rows, ceiling, plots_dir, header):
+    """One PNG per (algo, workload) measured at several sizes: GB/s of minimum traffic against n."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: matplotlib not found (Debian: apt install python3-matplotlib); no plots",
+              file=sys.stderr)
+        return {}
+    os.makedirs(plots_dir, exist_ok=True)
+    for old in os.listdir(plots_dir):  # plots of workloads no longer measured must not linger
+        if old.startswith(PLOT_PREFIX) and old.endswith(".png"):
+            os.remove(os.path.join(plots_dir, old))
+    series = OrderedDict()
+    for row in sorted(rows, key=sort_key):
+        if row["algo"] == "copy" or row["gb_per_s"] is None:
+            continue
+        series.setdefault((row["algo"], row["workload"]), OrderedDict()) \
+              .setdefault(row["impl"], []).append((row["n"], row["gb_per_s"]))
+    styles = {"sweep": ("tab:red", "o", "-"), "thrust": ("tab:blue", "s", "--"), "cub": ("tab:green", "^", "--")}
+    written = {}
+    for (algo, workload), by_impl in series.items():
+        sizes = {n for points in by_impl.values() for n, _ in points}
+        if len(sizes) < 2:
+            continue
+        fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=110)
+        for impl in sorted(by_impl, key=lambda i: (IMPL_ORDER.get(i, 9), i)):
+            points = sorted(by_impl[impl])
+            color, marker, line = styles.get(impl, (None, "x", ":"))
+            ax.plot([p[0] for p in points], [p[1] for p in points], label=impl,
+                    color=color, marker=marker, linestyle=line)
+        if ceiling is not None:
+            ax.axhline(ceiling["gb_per_s"], color="gray", linestyle=":", linewidth=1)
+            ax.text(min(sizes), ceiling["gb_per_s"], " copy ceiling", va="bottom", ha="left",
+                    fontsize=8, color="gray")
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("n (items)")
+        ax.set_ylabel("GB/s of minimum traffic")
+        ax.set_title(f"{algo}: {workload}", fontsize=10)
+        ax.text(1.0, -0.16, header["GPU"], transform=ax.transAxes, ha="right", fontsize=7, color="gray")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        name = plot_file_name(algo, workload)
+        # no Software/date metadata: the same JSON renders byte-identical files
+        fig.savefig(os.path.join(plots_dir, name), metadata={"Software": None})
+        plt.close(fig)
+        written[(algo, workload)] = name
+    return written
+
+
+# ----------------------------------------------------------------------------------------------
+# Markdown
+# ----------------------------------------------------------------------------------------------
+
+
+def describe_statistic(rows):
+    stats = {r["statistic"] for r in rows}
+    reps = sorted({r["repetitions"] for r in rows})
+    reps_text = "/".join(str(r) for r in reps)
+    if stats == {"median"}:
+        return f"median of {reps_text} repetitions"
+    if stats == {"mean"}:
+        return f"mean of {reps_text} repetitions"
+    if stats == {"single"}:
+        return "a single repetition (quick run: noisier than a full run)"
+    return f"mixed ({', '.join(sorted(stats))}; {reps_text} repetitions)"
+
+
+def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, source):
+    out = []
+    w = out.append
+    w("# sweep benchmarks: sweep against stock Thrust and CUB")
+    w("")
+    w(f"Generated by `benchmarks/report.py` from `{os.path.basename(source)}`; do not edit by hand.")
+    w("Reproduce on your GPU with `benchmarks/run_comparison.sh` (see the end of this page).")
+    w("")
+    w("| | |")
+    w("|---|---|")
+    for key, value in header.items():
+        w(f"| {key} | {value} |")
+    w(f"| Statistic | {describe_statistic(rows)}; each repetition times many calls with CUDA events |")
+    if ceiling is not None:
+        w(f"| Copy ceiling | {ceiling['gb_per_s']:.0f} GB/s (device-to-device copy of {fmt_n(int(ceiling['n']))} "
+          f"bytes, read + write, same run) |")
+    else:
+        w("| Copy ceiling | not measured in this run (copy/d2d/cuda was filtered out), so no \"% of copy\" |")
+    w("")
+    w("Speedup = stock time / sweep time, measured side by side in this run on the same data "
+      "(above 1: sweep is faster). GB/s counts the minimum traffic: each input read once, each "
+      "output written once. \"% of copy\" compares that with the copy ceiling.")
+    w("")
+
+    algos = [a for a in algorithms(rows) if a != "copy"]
+    # Summary: every algorithm/workload at its largest size.
+    summary = []
+    for algo in algos:
+        for workload in OrderedDict.fromkeys(r["workload"] for r in rows if r["algo"] == algo):
+            sweep_rows = [r for r in rows if r["algo"] == algo and r["workload"] == workload and is_sweep(r)]
+            if sweep_rows:
+                largest = max(r["n"] for r in sweep_rows)
+                summary.extend(sorted((r for r in sweep_rows if r["n"] == largest), key=sort_key))
+    if summary:
+        w("## Summary (largest size of each workload)")
+        w("")
+        w("| algorithm | workload | n | sweep time | GB/s | % of copy | vs Thrust | vs CUB |")
+        w("|---|---|---:|---:|---:|---:|---:|---:|")
+        for r in summary:
+            impl = "" if r["impl"] == "sweep" else f" ({r['impl']})"
+            w(f"| {r['algo']} | {r['workload']}{impl} | {fmt_n(r['n'])} | {fmt_time(r['time_s'])} | "
+              f"{fmt_gbs(r['gb_per_s'])} | {fmt_percent_of(r['gb_per_s'], ceiling)} | "
+              f"{fmt_speedup(r['speedup'].get('thrust'))} | {fmt_speedup(r['speedup'].get('cub'))} |")
+        w("")
+
+    slower = slower_cases(rows)
+    w("## Where sweep is slower")
+    w("")
+    if slower:
+        w("Every measured case in which sweep took longer than the stock implementation:")
+        w("")
+        for r, impl, s in slower:
+            other_time = r["time_s"] * s
+            w(f"- {r['algo']} / {r['workload']} / n = {fmt_n(r['n'])}: {fmt_speedup(s)} against {impl} "
+              f"(sweep {fmt_time(r['time_s'])}, {impl} {fmt_time(other_time)}, "
+              f"{100.0 * (1.0 / s - 1.0):.1f}% slower)")
+    elif any(r["speedup"] for r in rows):
+        w("In this run sweep was not slower than stock Thrust or CUB in any measured case.")
+    else:
+        w("No sweep row had a stock row of the same workload and size to compare with.")
+    w("")
+
+    for algo in algos:
+        algo_rows = sorted((r for r in rows if r["algo"] == algo), key=sort_key)
+        w(f"## {algo}")
+        w("")
+        for workload in OrderedDict.fromkeys(r["workload"] for r in algo_rows):
+            if (algo, workload) in plots:
+                w(f"![{algo} {workload}: throughput against size]({plots_rel}/{plots[(algo, workload)]})")
+                w("")
+        w("| workload | n | impl | time | items/s | GB/s | % of copy | vs Thrust | vs CUB |")
+        w("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+        for r in algo_rows:
+            w(f"| {r['workload']} | {fmt_n(r['n'])} | {r['impl']} | {fmt_time(r['time_s'])} | "
+              f"{fmt_rate(r['items_per_s'])} | {fmt_gbs(r['gb_per_s'])} | "
+              f"{fmt_percent_of(r['gb_per_s'], ceiling)} | {fmt_speedup(r['speedup'].get('thrust'))} | "
+              f"{fmt_speedup(r['speedup'].get('cub'))} |")
+        w("")
+
+    copies = sorted((r for r in rows if r["algo"] == "copy"), key=sort_key)
+    if copies:
+        w("## The ceiling: device-to-device copy")
+        w("")
+        w("| workload | bytes | impl | time | GB/s (read + write) |")
+        w("|---|---:|---|---:|---:|")
+        for r in copies:
+            w(f"| {r['workload']} | {fmt_n(r['n'])} | {r['impl']} | {fmt_time(r['time_s'])} | {fmt_gbs(r['gb_per_s'])} |")
+        w("")
+
+    if errors or unparsed:
+        w("## Not reported")
+        w("")
+        for name, message in errors:
+            w(f"- `{name}`: failed: {message}")
+        for name, why in unparsed:
+            w(f"- `{name}`: {why}")
+        w("")
+
+    w("## How to reproduce")
+    w("")
+    w("```sh")
+    w("benchmarks/run_comparison.sh              # build, run everything (minutes), report in build/gpu/report/")
+    w("benchmarks/run_comparison.sh --quick      # one short repetition per benchmark")
+    w("benchmarks/run_comparison.sh --benchmark_filter='copy_if|copy/'   # a Google Benchmark regex on the names")
+    w("benchmarks/run_comparison.sh --docs       # maintainers: rewrite this page, docs/plots/, docs/benchmarks.json")
+    w("python3 benchmarks/report.py results.json --out report/benchmarks.md   # render any sweep-bench JSON")
+    w("```")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def console_summary(rows, ceiling):
+    """A few lines for the terminal: the speedups and every case in which sweep was slower."""
+    lines = []
+    if ceiling is not None:
+        lines.append(f"copy ceiling: {ceiling['gb_per_s']:.0f} GB/s")
+    for r in sorted((r for r in rows if is_sweep(r)), key=lambda r: (r["algo"],) + sort_key(r)):
+        ratios = ", ".join(f"{fmt_speedup(s)} vs {impl}" for impl, s in r["speedup"].items()) or "no stock row"
+        lines.append(f"{r['algo']}/{r['workload']}/{r['impl']}/{fmt_n(r['n'])}: {fmt_time(r['time_s'])}, {ratios}")
+    slower = slower_cases(rows)
+    lines.append(f"sweep slower in {len(slower)} comparison(s)" + (":" if slower else ""))
+    for r, impl, s in slower:
+        lines.append(f"  {r['algo']}/{r['workload']}/{fmt_n(r['n'])}: {fmt_speedup(s)} vs {impl}")
+    return "\n".join(lines)
+
+
+def generate(json_path, out_path, plots_dir=None, args=None, make_png=True):
+    """Renders out_path (markdown) and its plots from one JSON file; returns the analysed rows."""
+    args = args or argparse.Namespace(commit=None, cccl=None, driver=None)
+    context, rows, errors, unparsed = load(json_path)
+    if not rows:
+        raise ReportError(f"{json_path}: no benchmark rows with names <algo>/<workload>/<impl>/<n>")
+    compare(rows)
+    ceiling = copy_ceiling(rows)
+    header = metadata(context, args)
+    out_dir = os.path.dirname(os.path.abspath(out_path))
+    plots_dir = plots_dir or os.path.join(out_dir, "plots")
+    plots = make_plots(rows, ceiling, plots_dir, header) if make_png else {}
+    plots_rel = os.path.relpath(os.path.abspath(plots_dir), out_dir).replace(os.sep, "/")
+    text = render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, json_path)
+    os.makedirs(out_dir, exist_ok=True)
+    with open(out_path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return {"rows": rows, "errors": errors, "unparsed": unparsed, "ceiling": ceiling,
+            "plots": plots, "header": header, "markdown": text}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("json", help="sweep-bench --benchmark_out=FILE --benchmark_out_format=json output")
+    parser.add_argument("--out", default=os.path.join(REPO_ROOT, "docs", "benchmarks.md"),
+                        help="markdown to write (default: docs/benchmarks.md)")
+    parser.add_argument("--plots-dir", help="where the PNGs go (default: plots/ beside --out)")
+    parser.add_argument("--no-plots", action="store_true", help="markdown only")
+    parser.add_argument("--commit", help="commit that was measured (default: context key 'commit', else git)")
+    parser.add_argument("--cccl", help="CCCL version (default: context key 'cccl')")
+    parser.add_argument("--driver", help="NVIDIA driver version (default: context key 'nvidia_driver')")
+    parser.add_argument("--stamp", action="store_true",
+                        help="first write --commit/--cccl/--driver into the JSON's context")
+    args = parser.parse_args(argv)
+    try:
+        if args.stamp:
+            stamp(args.json, {"commit": args.commit, "cccl": args.cccl, "nvidia_driver": args.driver})
+        result = generate(args.json, args.out, args.plots_dir, args, make_png=not args.no_plots)
+    except (OSError, ReportError) as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return 1
+    print(console_summary(result["rows"], result["ceiling"]))
+    print(f"wrote {args.out}" + (f" and {len(result['plots'])} plot(s)" if result["plots"] else ""))
+    if result["errors"]:
+        print(f"report.py: {len(result['errors'])} benchmark(s) reported errors", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

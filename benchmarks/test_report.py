@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Self-test of benchmarks/report.py: python3 benchmarks/test_report.py
+
+Feeds SYNTHETIC Google Benchmark JSON (made-up times, shaped like sweep-bench's output with
+Google Benchmark 1.7.1) through the report and checks the row selection, the ratios, the tables,
+the "where sweep is slower" list and the plots. Everything is written to a temporary directory;
+none of these numbers are measurements and none of them are ever written under docs/.
+"""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+GPU = "SYNTHETIC TEST DATA (not a measurement)"
+
+
+def aggregate_rows(name, times_ms, items, min_bytes, median_ms=None, mean_ms=None):
+    """mean/median/stddev/cv aggregate rows as --benchmark_report_aggregates_only=true writes them."""
+    full = f"{name}/manual_time"
+    rows = []
+    for aggregate, value in (("mean", mean_ms), ("median", median_ms), ("stddev", 0.001), ("cv", 0.01)):
+        if value is None:
+            continue
+        rows.append({
+            "name": f"{full}_{aggregate}", "family_index": 0, "per_family_instance_index": 0,
+            "run_name": full, "run_type": "aggregate", "repetitions": len(times_ms), "threads": 1,
+            "aggregate_name": aggregate, "aggregate_unit": "percentage" if aggregate == "cv" else "time",
+            "iterations": len(times_ms), "real_time": value, "cpu_time": 0.01, "time_unit": "ms",
+            "items": items, "min_bytes": min_bytes,
+            "items_per_second": items / (value * 1e-3), "bytes_per_second": min_bytes / (value * 1e-3),
+        })
+    return rows
+
+
+def measured(name, n, median_ms, bytes_per_item, mean_ms=None):
+    """A benchmark with 5 repetitions whose mean differs from its median (the report must use the median)."""
+    return aggregate_rows(name + f"/{n}", [median_ms] * 5, float(n), float(n * bytes_per_item),
+                          median_ms=median_ms, mean_ms=mean_ms if mean_ms is not None else median_ms * 1.5)
+
+
+def iteration_row(name, time_ms, items, min_bytes):
+    """One --benchmark_repetitions=1 run (what --quick writes): no aggregates at all."""
+    full = f"{name}/manual_time"
+    return {"name": full, "family_index": 0, "per_family_instance_index": 0, "run_name": full,
+            "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1,
+            "iterations": 100, "real_time": time_ms, "cpu_time": 0.01, "time_unit": "ms",
+            "items": items, "min_bytes": min_bytes,
+            "items_per_second": items / (time_ms * 1e-3), "bytes_per_second": min_bytes / (time_ms * 1e-3)}
+
+
+def synthetic_full_run():
+    n24, n28 = 1 << 24, 1 << 28
+    benchmarks = []
+    benchmarks += measured("copy/d2d/cuda", 1 << 31, 1.073741824, 2)       # 4000 GB/s ceiling
+    benchmarks += measured("copy_if/float_gt0/sweep", n24, 0.050, 6)
+    benchmarks += measured("copy_if/float_gt0/thrust", n24, 0.100, 6)      # sweep 2.00x faster
+    benchmarks += measured("copy_if/float_gt0/cub", n24, 0.040, 6)         # sweep slower: 0.80x
+    benchmarks += measured("copy_if/float_gt0/sweep", n28, 0.600, 6)       # 2684 GB/s = 67% of copy
+    benchmarks += measured("copy_if/float_gt0/thrust", n28, 0.900, 6)      # 1.50x
+    benchmarks += measured("copy_if/float_gt0/cub", n28, 0.600, 6)         # 1.00x: not slower
+    benchmarks += measured("sort/u32/sweep", n28, 5.0, 8)                  # no stock row at all
+    benchmarks += measured("histogram/u8_256bins/cub", 1 << 30, 0.5, 1)    # stock only
+    benchmarks.append({"name": "sort/u64/sweep/134217728/manual_time", "run_name": "sort/u64/sweep/134217728/manual_time",
+                       "run_type": "iteration", "repetitions": 5, "error_occurred": True,
+                       "error_message": "synthetic failure", "iterations": 0, "real_time": 0, "time_unit": "ms"})
+    benchmarks += measured("not_a_sweep_name", 7, 1.0, 1)
+    benchmarks += measured("sort/u32/sweep/268435456", 1 << 28, 9.0, 8)   # same row as sort/u32/sweep/2^28
+    return {"context": {"date": "2000-01-01T00:00:00+00:00", "gpu": GPU, "sm_count": "132",
+                        "cuda_driver": "13000", "cuda_runtime": "12080", "cccl": "9.9.9"},
+            "benchmarks": benchmarks}
+
+
+def synthetic_quick_run():
+    return {"context": {"date": "2000-01-02T00:00:00+00:00", "gpu": GPU, "cuda_driver": "13000",
+                        "cuda_runtime": "13000"},
+            "benchmarks": [iteration_row("copy_if/float_gt0/sweep/1000", 0.010, 1000.0, 6000.0),
+                           iteration_row("copy_if/float_gt0/thrust/1000", 0.020, 1000.0, 6000.0)]}
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class report_test(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="sweep-report-test-")
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write_json(self, data, name="results.json"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        return path
+
+    def render(self, data, **kwargs):
+        args = report.argparse.Namespace(commit=kwargs.pop("commit", "0123456789ab"), cccl=None, driver=None)
+        out = os.path.join(self.dir, "out", "benchmarks.md")
+        return report.generate(self.write_json(data), out, args=args, **kwargs)
+
+    def row(self, result, name):
+        matches = [r for r in result["rows"] if r["name"].startswith(name + "/")]
+        self.assertEqual(len(matches), 1, name)
+        return matches[0]
+
+    def test_parse_name(self):
+        self.assertEqual(report.parse_name("sort/u32/sweep/268435456/manual_time"), ("sort", "u32", "sweep", 1 << 28))
+        self.assertEqual(report.parse_name("histogram/float/1024bins/cub/5/min_time:0.050/manual_time"),
+                         ("histogram", "float/1024bins", "cub", 5))
+        # a size in the name and again as the benchmark's Arg counts once
+        self.assertEqual(report.parse_name("sort/u32_uniform/sweep/65536/65536/manual_time"),
+                         ("sort", "u32_uniform", "sweep", 65536))
+        self.assertEqual(report.parse_name("histogram/float/sweep_nosync/1024/256/manual_time"),
+                         ("histogram", "float/256", "sweep_nosync", 1024))
+        self.assertIsNone(report.parse_name("not_a_sweep_name/7/manual_time"))
+        self.assertIsNone(report.parse_name("copy_if/float/sweep/manual_time"))
+
+    def test_median_is_used_not_mean(self):
+        result = self.render(synthetic_full_run(), make_png=False)
+        r = self.row(result, "copy_if/float_gt0/sweep/268435456")
+        self.assertEqual(r["statistic"], "median")
+        self.assertAlmostEqual(r["time_s"], 0.600e-3)
+        self.assertAlmostEqual(r["gb_per_s"], 6 * (1 << 28) / 0.600e-3 / 1e9)
+        self.assertEqual(r["repetitions"], 5)
+
+    def test_ratios_and_ceiling(self):
+        result = self.render(synthetic_full_run(), make_png=False)
+        self.assertAlmostEqual(result["ceiling"]["gb_per_s"], 4000.0)
+        small = self.row(result, "copy_if/float_gt0/sweep/16777216")
+        self.assertAlmostEqual(small["speedup"]["thrust"], 2.0)
+        self.assertAlmostEqual(small["speedup"]["cub"], 0.8)
+        large = self.row(result, "copy_if/float_gt0/sweep/268435456")
+        self.assertAlmostEqual(large["speedup"]["thrust"], 1.5)
+        self.assertAlmostEqual(large["speedup"]["cub"], 1.0)
+        self.assertEqual(self.row(result, "sort/u32/sweep/268435456")["speedup"], {})
+        self.assertEqual(self.row(result, "copy_if/float_gt0/thrust/16777216")["speedup"], {})
+
+    def test_markdown_tables(self):
+        md = self.render(synthetic_full_run(), make_png=False)["markdown"]
+        # header from the JSON context (and --commit)
+        self.assertIn(f"| GPU | {GPU} (132 SMs) |", md)
+        self.assertIn("| CUDA driver API | 13.0 |", md)
+        self.assertIn("| CUDA runtime | 12.8 |", md)
+        self.assertIn("| CCCL (Thrust, CUB) | 9.9.9 |", md)
+        self.assertIn("| Date of the run | 2000-01-01T00:00:00+00:00 |", md)
+        self.assertIn("| Commit | 0123456789ab |", md)
+        self.assertIn("median of 5 repetitions", md)
+        self.assertIn("| Copy ceiling | 4000 GB/s", md)
+        # full rows: time, items/s, GB/s, % of copy, vs Thrust, vs CUB
+        self.assertIn("| float_gt0 | 2^24 | sweep | 50.0 µs | 335.54 G/s | 2013 | 50% | 2.00x | 0.80x |", md)
+        self.assertIn("| float_gt0 | 2^28 | sweep | 600.0 µs | 447.39 G/s | 2684 | 67% | 1.50x | 1.00x |", md)
+        self.assertIn("| float_gt0 | 2^28 | cub | 600.0 µs | 447.39 G/s | 2684 | 67% | — | — |", md)
+        self.assertIn("| u32 | 2^28 | sweep | 5.000 ms | 53.69 G/s | 429 | 11% | — | — |", md)
+        self.assertIn("| d2d | 2^31 | cuda | 1.074 ms | 4000 |", md)
+        # summary: largest size of each workload that has a sweep row
+        summary = md.split("## Summary")[1].split("## Where")[0]
+        self.assertIn("| copy_if | float_gt0 | 2^28 | 600.0 µs | 2684 | 67% | 1.50x | 1.00x |", summary)
+        self.assertNotIn("2^24", summary)
+        self.assertNotIn("histogram", summary)
+        # failures and odd names are listed, not dropped silently
+        self.assertIn("`sort/u64/sweep/134217728/manual_time`: failed: synthetic failure", md)
+        self.assertIn("`not_a_sweep_name/7/manual_time`: name is not", md)
+        self.assertIn("`sort/u32/sweep/268435456/268435456/manual_time`: same algo/workload/impl/n as "
+                      "`sort/u32/sweep/268435456/manual_time`; left out", md)
+        self.assertTrue(md.endswith("```\n"))
+
+    def test_where_sweep_is_slower(self):
+        md = self.render(synthetic_full_run(), make_png=False)["markdown"]
+        section = md.split("## Where sweep is slower")[1].split("\n## ")[0]
+        lines = [l for l in section.splitlines() if l.startswith("- ")]
+        self.assertEqual(lines, ["- copy_if / float_gt0 / n = 2^24: 0.80x against cub "
+                                 "(sweep 50.0 µs, cub 40.0 µs, 25.0% slower)"])
+
+    def test_nothing_slower_is_said_plainly(self):
+        data = synthetic_quick_run()
+        md = self.render(data, make_png=False)["markdown"]
+        self.assertIn("sweep was not slower than stock Thrust or CUB in any measured case", md)
+
+    def test_quick_run_single_repetition(self):
+        result = self.render(synthetic_quick_run(), make_png=False)
+        r = self.row(result, "copy_if/float_gt0/sweep/1000")
+        self.assertEqual(r["statistic"], "single")
+        self.assertAlmostEqual(r["speedup"]["thrust"], 2.0)
+        self.assertIn("a single repetition", result["markdown"])
+        self.assertIn("| Copy ceiling | not measured in this run", result["markdown"])
+        self.assertIn("| float_gt0 | 1,000 | sweep | 10.0 µs | 100.00 M/s | 0.6 | — | 2.00x | — |", result["markdown"])
+
+    def test_stamp_makes_the_json_stand_alone(self):
+        path = self.write_json(synthetic_quick_run())
+        report.stamp(path, {"commit": "feedc0ffee00", "cccl": "1.2.3", "nvidia_driver": "999.1", "none": None})
+        with open(path, encoding="utf-8") as f:
+            context = json.load(f)["context"]
+        self.assertEqual((context["commit"], context["cccl"], context["nvidia_driver"]), ("feedc0ffee00", "1.2.3", "999.1"))
+        self.assertNotIn("none", context)
+        out = os.path.join(self.dir, "stamped.md")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(report.main([path, "--out", out, "--no-plots"]), 0)
+        with open(out, encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("| Commit | feedc0ffee00 |", md)
+        self.assertIn("| NVIDIA driver | 999.1 |", md)
+
+    def test_cli_fails_on_errors_and_bad_input(self):
+        out = os.path.join(self.dir, "cli.md")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(report.main([self.write_json(synthetic_full_run()), "--out", out, "--no-plots"]), 1)
+            self.assertTrue(os.path.exists(out))
+            bad = os.path.join(self.dir, "truncated.json")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write('{"context": {}, "benchmarks": [')
+            self.assertEqual(report.main([bad, "--out", out]), 1)
+            self.assertEqual(report.main([self.write_json({"context": {}, "benchmarks": []}, "empty.json"), "--out", out]), 1)
+
+    @unittest.skipUnless(have_matplotlib(), "matplotlib not installed (Debian: python3-matplotlib)")
+    def test_plots(self):
+        plots_dir = os.path.join(self.dir, "out", "plots")
+        os.makedirs(plots_dir)
+        stale = os.path.join(plots_dir, "bench_old_workload.png")
+        keep = os.path.join(plots_dir, "diagram.png")
+        for path in (stale, keep):
+            with open(path, "wb") as f:
+                f.write(b"x")
+        result = self.render(synthetic_full_run())
+        # only copy_if/float_gt0 has several sizes
+        self.assertEqual(result["plots"], {("copy_if", "float_gt0"): "bench_copy_if_float_gt0.png"})
+        png = os.path.join(plots_dir, "bench_copy_if_float_gt0.png")
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertIn("](plots/bench_copy_if_float_gt0.png)", result["markdown"])
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(keep))
+        with open(png, "rb") as f:
+            first = f.read()
+        self.render(synthetic_full_run())
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(), first, "the same JSON must render the same PNG")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
