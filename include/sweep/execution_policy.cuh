@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
+#include <mutex>
 #include <new>
 #include <type_traits>
 
@@ -188,6 +190,53 @@ __host__ void synchronize(execution_policy<Derived>& policy, const char* what)
   throw_on_error(cudaStreamSynchronize(stream_of(policy)), what);
 }
 
+//! The bytes a device's stream-ordered memory pool keeps after a synchronization (its release
+//! threshold) when sweep finds it at CUDA's default of 0. With 0, every synchronizing call hands its
+//! temporary memory back to the driver and the next call maps it again, which costs tens of
+//! microseconds per call; a pool whose threshold the application has set is left alone.
+inline constexpr unsigned long long pool_keep_bytes = 64ull << 20;
+
+__host__ inline void keep_pool_memory_for_small_calls(cudaStream_t stream)
+{
+  constexpr int max_devices = 64;
+  static std::atomic<bool> done[max_devices];
+  static std::mutex mutex;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= max_devices)
+  {
+    (void) cudaGetLastError();
+    return;
+  }
+  if (done[device].load(std::memory_order_acquire))
+  {
+    return;
+  }
+  // Pool attributes may not be changed while the stream is being captured into a graph (that would
+  // invalidate the capture): try again on a later call.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess || capture != cudaStreamCaptureStatusNone)
+  {
+    (void) cudaGetLastError();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  if (done[device].load(std::memory_order_relaxed))
+  {
+    return;
+  }
+  cudaMemPool_t pool{};
+  std::uint64_t threshold = 0;
+  if (cudaDeviceGetMemPool(&pool, device) == cudaSuccess
+      && cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess
+      && threshold == 0)
+  {
+    std::uint64_t keep = pool_keep_bytes;
+    (void) cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  (void) cudaGetLastError(); // an unsupported pool is not an error for sweep: it only costs time
+  done[device].store(true, std::memory_order_release);
+}
+
 //! Temporary device memory for sweep's kernels: from the policy's allocator if it has one,
 //! otherwise stream-ordered on the policy's stream. Throws std::bad_alloc when none is left.
 template <class Derived>
@@ -209,6 +258,7 @@ __host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t
   }
   else
   {
+    keep_pool_memory_for_small_calls(stream_of(policy));
     void* ptr          = nullptr;
     cudaError_t status = cudaMallocAsync(&ptr, bytes, stream_of(policy));
     if (status == cudaErrorMemoryAllocation)

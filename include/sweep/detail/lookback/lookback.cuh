@@ -55,8 +55,9 @@ __device__ inline unsigned long long block_next_tile(unsigned long long* counter
 //! one that has an inclusive prefix, publishes this tile's inclusive prefix and returns the
 //! exclusive prefix to every lane. Must be called by all 32 lanes of one warp with equal arguments.
 //! Tile 0 must instead publish_inclusive(0, slot, aggregate) (or a base value) itself.
-template <class Word, unsigned BackoffNs = 0>
-__device__ Word warp_lookback(const tile_state<Word>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
+__device__ Word
+warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
 {
   using packing              = tile_word<Word>;
   constexpr unsigned full    = 0xffffffffu;
@@ -110,8 +111,9 @@ __device__ Word warp_lookback(const tile_state<Word>& state, std::size_t tile, s
 //! One thread's decoupled look-back for one slot (onesweep: thread d owns digit d). Same protocol as
 //! warp_lookback, walking one predecessor at a time; returns the exclusive prefix. Tile 0 must
 //! publish_inclusive itself.
-template <class Word, unsigned BackoffNs = 0>
-__device__ Word thread_lookback(const tile_state<Word>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
+__device__ Word
+thread_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
 {
   using packing = tile_word<Word>;
   state.publish_aggregate(tile, slot, aggregate);

@@ -55,14 +55,33 @@ struct tile_word
   }
 };
 
+//! The memory order of tile-word publishes and reads.
+//!  acquire_release: publish with release, read with acquire. Use it when a reader goes on to read
+//!    other memory the publishing block wrote before publishing (the word is then a flag for it).
+//!  relaxed: when readers use nothing but the value inside the word they read (compaction and
+//!    onesweep exchange counts only). Status and value travel in one atomic word, so single-location
+//!    coherence already guarantees a reader that sees `aggregate`/`inclusive` also sees the value
+//!    stored with it; release would put a GPU-wide fence before every publish and acquire an L1
+//!    invalidation on every poll, for ordering nobody uses.
+enum class tile_ordering
+{
+  acquire_release,
+  relaxed,
+};
+
 //! A view of the tile-state array in temporary storage: words[tile * slots + slot].
 //! No global or static device state: each call allocates and clears its own array, so concurrent
 //! calls on different streams never share state.
-template <class Word>
+template <class Word, tile_ordering Ordering = tile_ordering::acquire_release>
 struct tile_state
 {
   using word_type = Word;
   using packing   = tile_word<Word>;
+  static constexpr tile_ordering ordering = Ordering;
+  static constexpr cuda::std::memory_order publish_order =
+    Ordering == tile_ordering::relaxed ? cuda::std::memory_order_relaxed : cuda::std::memory_order_release;
+  static constexpr cuda::std::memory_order read_order =
+    Ordering == tile_ordering::relaxed ? cuda::std::memory_order_relaxed : cuda::std::memory_order_acquire;
 
   Word* words        = nullptr;
   std::uint32_t slots = 1;
@@ -84,26 +103,26 @@ struct tile_state
     return words + tile * slots + slot;
   }
 
-  //! Publishes the tile's own reduction. Release: a reader that sees this word with acquire also
-  //! sees everything the publishing thread wrote before it.
+  //! Publishes the tile's own reduction (publish_order: with release, a reader that sees this word
+  //! with acquire also sees everything the publishing thread wrote before it).
   __device__ void publish_aggregate(std::size_t tile, std::uint32_t slot, Word value) const
   {
     cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    ref.store(packing::pack(tile_status::aggregate, value), cuda::std::memory_order_release);
+    ref.store(packing::pack(tile_status::aggregate, value), publish_order);
   }
 
-  //! Publishes the inclusive prefix through this tile (release, as above).
+  //! Publishes the inclusive prefix through this tile (publish_order, as above).
   __device__ void publish_inclusive(std::size_t tile, std::uint32_t slot, Word value) const
   {
     cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    ref.store(packing::pack(tile_status::inclusive, value), cuda::std::memory_order_release);
+    ref.store(packing::pack(tile_status::inclusive, value), publish_order);
   }
 
-  //! Reads one word (acquire: pairs with the publisher's release).
+  //! Reads one word (read_order: acquire pairs with the publisher's release).
   __device__ Word load(std::size_t tile, std::uint32_t slot) const
   {
     cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    return ref.load(cuda::std::memory_order_acquire);
+    return ref.load(read_order);
   }
 };
 
