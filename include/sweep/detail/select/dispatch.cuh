@@ -1,0 +1,92 @@
+// Host side of sweep's copy_if: plans the tiles, allocates and clears the tile state, launches the
+// single-pass kernel and reads the selected count back. One memset, one kernel, one 8-byte copy.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <sweep/execution_policy.cuh>
+#include <sweep/detail/lookback/tile_state.cuh>
+#include <sweep/detail/select/plan.hpp>
+#include <sweep/detail/select/select_kernel.cuh>
+#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/temp_storage.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! True when It is `U*` or `const U*` with U == T.
+template <class It, class T>
+struct is_pointer_to : std::integral_constant<bool,
+                                              std::is_pointer<It>::value
+                                                && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
+{};
+
+//! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
+//! item when StencilIt is not select_no_stencil) holds into `output`, stably. Contiguous iterators
+//! must already be unwrapped to raw pointers. Returns the number selected. Synchronizes the
+//! policy's stream (the count is needed on the host), whatever the policy. Throws
+//! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
+template <class T, bool Discard, class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
+__host__ std::uint64_t
+select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
+{
+  using shape                       = select_shape<T>;
+  constexpr bool load_vector_path   = shape::vectorizable && is_pointer_to<InputIt, T>::value;
+  constexpr bool store_vector_path  = !Discard && shape::vectorizable && is_pointer_to<OutputIt, T>::value;
+  using paths                       = select_paths<load_vector_path, store_vector_path, Discard>;
+  using params_t                    = select_params<InputIt, StencilIt, OutputIt, Pred>;
+
+  if (n == 0)
+  {
+    return 0;
+  }
+
+  std::uint64_t head = 0;
+  if constexpr (load_vector_path)
+  {
+    head = select_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), select_tuning::row_bytes);
+  }
+  const select_plan plan = make_select_plan(n, shape::tile_items, head);
+  if (plan.tiles > select_max_tiles)
+  {
+    throw_invalid_argument("sweep::copy_if", "last - first", "needs more tiles than one launch can hold");
+  }
+
+  const cudaStream_t stream = stream_of(policy);
+  const temp_layout<8> layout{plan.header_bytes, plan.state_bytes};
+  temp_storage<execution_policy<Derived>> storage(policy, layout);
+  unsigned long long* header = storage.template part<unsigned long long>(0);
+
+  const uint4* chunks = nullptr;
+  if constexpr (load_vector_path)
+  {
+    // The 16-byte-aligned address of virtual item 0 (= first - head).
+    chunks = reinterpret_cast<const uint4*>(reinterpret_cast<std::uintptr_t>(input) - plan.head * sizeof(T));
+  }
+  tile_state<unsigned long long, tile_ordering::relaxed> state;
+  state.words = storage.template part<unsigned long long>(1);
+  state.slots = 1;
+  const params_t params{
+    input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, header + 1};
+
+  // One memset clears the tile counter and every tile's look-back word (status invalid).
+  throw_on_error(cudaMemsetAsync(storage.data(), 0, layout.offsets[1] + plan.state_bytes, stream),
+                 "sweep::copy_if: clearing the tile state");
+  select_kernel<T, paths><<<static_cast<unsigned>(plan.tiles), shape::block_threads, 0, stream>>>(params);
+  check_launch("sweep::copy_if: select_kernel launch");
+
+  unsigned long long total = 0;
+  throw_on_error(cudaMemcpyAsync(&total, params.total, sizeof(total), cudaMemcpyDeviceToHost, stream),
+                 "sweep::copy_if: reading the selected count");
+  synchronize(policy, "sweep::copy_if: synchronizing for the selected count");
+  return total;
+}
+
+} // namespace detail
+} // namespace sweep

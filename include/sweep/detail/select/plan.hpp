@@ -1,0 +1,88 @@
+// Host-side arithmetic of sweep's copy_if: which load path a value type takes, the tile size, the
+// alignment head of the vector path, tile count and temporary-storage parts. Plain C++ (host-only
+// unit tests include it); the dispatcher and the kernel take every number from here.
+#pragma once
+
+#include <sweep/detail/select/tuning.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! The per-value-type shape of a copy_if tile.
+//! Item order inside a tile: (row j, thread t, item v): virtual index
+//!   tile * tile_items + (j * block_threads + t) * vec + v,
+//! so in row j the block covers one contiguous span, and thread t's `vec` items are one chunk of
+//! row_bytes bytes when the type is vectorizable (one 16-byte load per thread per row, coalesced).
+template <class T, class Tuning = select_tuning>
+struct select_shape
+{
+  //! Loadable as raw 16-byte chunks: trivially copyable, size a power of two <= row_bytes and
+  //! aligned to its size (then a chunk never splits an item and any T* is size-aligned).
+  static constexpr bool vectorizable = std::is_trivially_copyable<T>::value && sizeof(T) <= Tuning::row_bytes
+                                    && (sizeof(T) & (sizeof(T) - 1)) == 0 && alignof(T) == sizeof(T);
+
+  //! Items per thread per row.
+  static constexpr int vec =
+    sizeof(T) < static_cast<std::size_t>(Tuning::row_bytes) ? static_cast<int>(Tuning::row_bytes / sizeof(T)) : 1;
+  static constexpr int block_threads = Tuning::block_threads;
+  static constexpr std::size_t row_staging_bytes = static_cast<std::size_t>(block_threads) * vec * sizeof(T);
+  //! Fits in the shared staging budget with at least one row (else copy_if uses Thrust's kernel).
+  static constexpr bool supported = row_staging_bytes <= static_cast<std::size_t>(Tuning::max_staging_bytes);
+  static constexpr int rows =
+    supported && Tuning::max_staging_bytes / row_staging_bytes < static_cast<std::size_t>(Tuning::rows)
+      ? static_cast<int>(Tuning::max_staging_bytes / row_staging_bytes)
+      : Tuning::rows;
+  static constexpr int items_per_thread = rows * vec;
+  static constexpr std::size_t tile_items = static_cast<std::size_t>(block_threads) * items_per_thread;
+  //! Bytes of the shared staging buffer (selected items of one tile, plus one 16-byte chunk of
+  //! slack for the shifted 16-byte reads of the vector store path).
+  static constexpr std::size_t staging_bytes = tile_items * sizeof(T) + 16;
+
+  static_assert(Tuning::rows >= 1 && Tuning::rows <= 4, "select_tuning: rows must be in [1, 4] (16-bit packed row counts in one u64)");
+  static_assert(static_cast<long long>(block_threads) * vec < 65536,
+                "select_tuning: a row's total count must fit 16 bits");
+};
+
+//! The number of items the vector path's first tile starts before `first` so that every chunk is
+//! row_bytes-aligned: (address % row_bytes) / item_bytes. Zero for the per-item path.
+inline std::uint64_t select_head(std::uintptr_t address, std::size_t item_bytes, std::size_t row_bytes)
+{
+  return static_cast<std::uint64_t>((address % row_bytes) / item_bytes);
+}
+
+//! Everything the dispatcher needs for n items.
+struct select_plan
+{
+  std::uint64_t items         = 0; //!< n
+  std::uint64_t head          = 0; //!< virtual indices [0, head) are before `first`: never loaded
+  std::uint64_t virtual_items = 0; //!< head + n: tiles cover [0, virtual_items)
+  std::uint64_t tiles         = 0;
+  //! Temporary storage, part 0: the dynamic tile counter and the total count (two u64), cleared
+  //! together with part 1 by one memset. Part 1: one u64 look-back word per tile.
+  std::size_t header_bytes = 2 * sizeof(std::uint64_t);
+  std::size_t state_bytes  = 0;
+};
+
+//! Tiles of `tile_items` over head + n virtual items. n == 0 needs no tiles and no storage.
+inline select_plan make_select_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head)
+{
+  select_plan plan;
+  plan.items         = n;
+  plan.head          = n == 0 ? 0 : head;
+  plan.virtual_items = n + plan.head;
+  plan.tiles         = (plan.virtual_items + tile_items - 1) / tile_items;
+  plan.state_bytes   = static_cast<std::size_t>(plan.tiles) * sizeof(unsigned long long);
+  return plan;
+}
+
+//! The largest tile count one launch can take (grid x dimension).
+inline constexpr std::uint64_t select_max_tiles = 0x7fffffffull;
+
+} // namespace detail
+} // namespace sweep

@@ -1,0 +1,380 @@
+// sweep's copy_if kernel: one pass of stream compaction with decoupled look-back (Merrill & Garland
+// 2016, "Single-pass Parallel Prefix Scan with Decoupled Look-back"). Each block takes one tile,
+// reads each item once, ranks the selected items with one block scan, learns the tile's global
+// offset from its predecessors through the foundation's tile_state, stages the selected items in
+// shared memory and writes them out coalesced.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <type_traits>
+
+#include <sweep/detail/lookback/lookback.cuh>
+#include <sweep/detail/lookback/tile_state.cuh>
+#include <sweep/detail/select/plan.hpp>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! Stencil placeholder of the plain (non-stencil) form.
+struct select_no_stencil
+{};
+
+//! Compile-time shape of one kernel instantiation.
+//!   LoadVectors:  input is a `const T*` and T is vectorizable: full 16-byte chunks are read with one
+//!                 load each (the tiles start `head` items before `first` so every chunk is aligned).
+//!   StoreVectors: output is a `T*` of the same vectorizable T: the body of a tile's output range is
+//!                 written with aligned 16-byte stores.
+//!   Discard:      output is a discard_iterator: only the count is produced.
+template <bool LoadVectors, bool StoreVectors, bool Discard>
+struct select_paths
+{
+  static constexpr bool load_vectors  = LoadVectors;
+  static constexpr bool store_vectors = StoreVectors;
+  static constexpr bool discard       = Discard;
+};
+
+//! Kernel arguments. `chunks` is only used by the vector load path: the 16-byte-aligned address of
+//! virtual item 0 (= first - head).
+template <class InputIt, class StencilIt, class OutputIt, class Pred>
+struct select_params
+{
+  InputIt input;
+  const uint4* chunks;
+  StencilIt stencil;
+  OutputIt output;
+  Pred pred;
+  std::uint64_t head;          //!< virtual items [0, head) lie before `first`: never read
+  std::uint64_t virtual_items; //!< head + n
+  std::uint64_t tiles;
+  tile_state<unsigned long long, tile_ordering::relaxed> state; //!< one slot per tile, cleared to invalid before the launch
+  unsigned long long* tile_counter;     //!< zeroed before the launch
+  unsigned long long* total;            //!< written by the last tile: the number selected
+};
+
+//! Shift-right of the 64-bit pair (hi:lo) by `shift` bits (0..31), low word of the result.
+__device__ __forceinline__ std::uint32_t select_funnel(std::uint32_t lo, std::uint32_t hi, unsigned shift)
+{
+  return __funnelshift_r(lo, hi, shift);
+}
+
+template <class T, class Paths, class Params, class InputIt, class StencilIt, class OutputIt, class Pred>
+struct select_agent
+{
+  using shape                        = select_shape<T>;
+  static constexpr int block_threads = shape::block_threads;
+  static constexpr int rows          = shape::rows;
+  static constexpr int vec           = shape::vec;
+  static constexpr int items         = shape::items_per_thread;
+  static constexpr bool has_stencil  = !std::is_same<StencilIt, select_no_stencil>::value;
+  static constexpr bool need_items   = !Paths::discard || !has_stencil;
+
+  static_assert(items <= 64, "select: one thread's selection flags must fit one 64-bit mask");
+  static_assert(!Paths::load_vectors || (shape::vectorizable && vec * sizeof(T) == 16),
+                "select: the vector load path needs 16-byte chunks of whole items");
+  static_assert(alignof(T) <= 16, "select: value types aligned beyond 16 bytes are not supported");
+
+  using block_scan = cub::BlockScan<unsigned long long, block_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+
+  struct shared_storage
+  {
+    typename block_scan::TempStorage scan;
+    alignas(16) unsigned char staging[shape::staging_bytes];
+    unsigned long long tile_slot;
+    unsigned long long exclusive;
+  };
+
+  const Params& p;
+  shared_storage& smem;
+
+  __device__ T* staged() const
+  {
+    return reinterpret_cast<T*>(smem.staging);
+  }
+
+  //! Virtual index of thread t's first item in row j.
+  __device__ static std::uint64_t row_start(std::uint64_t tile_base, int j)
+  {
+    return tile_base + (static_cast<std::uint64_t>(j) * block_threads + threadIdx.x) * vec;
+  }
+
+  __device__ bool valid(std::uint64_t i) const
+  {
+    return i >= p.head && i < p.virtual_items;
+  }
+
+  //! Loads this thread's items (Full: every item of the tile exists, so no bounds checks).
+  template <bool Full>
+  __device__ void load_items(std::uint64_t tile_base, T (&item)[items]) const
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const std::uint64_t start = row_start(tile_base, j);
+      bool whole_chunk = false;
+      if constexpr (Paths::load_vectors)
+      {
+        whole_chunk = Full || (start >= p.head && start + vec <= p.virtual_items);
+      }
+      if (whole_chunk)
+      {
+        // Read-only for the whole kernel (input and output must not overlap): non-coherent load.
+        const uint4 raw = __ldg(p.chunks + start / vec);
+        std::memcpy(&item[j * vec], &raw, sizeof(raw));
+      }
+      else
+      {
+        // Per-item path: fancy iterators, and the partial chunks at either end of the vector path
+        // (so that nothing outside [first, last) is ever read).
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          const std::uint64_t i = start + v;
+          if (Full || valid(i))
+          {
+            item[j * vec + v] = *(p.input + static_cast<std::ptrdiff_t>(i - p.head));
+          }
+        }
+      }
+    }
+  }
+
+  //! Bit (j * vec + v) of the result: item v of row j exists and is selected.
+  template <bool Full>
+  __device__ std::uint64_t select_flags(std::uint64_t tile_base, T (&item)[items]) const
+  {
+    // A mutable copy: Thrust accepts predicates whose operator() is not const.
+    Pred pred = p.pred;
+    std::uint64_t mask = 0;
+    if constexpr (has_stencil)
+    {
+      using stencil_value = typename std::iterator_traits<StencilIt>::value_type;
+      stencil_value s[items];
+#pragma unroll
+      for (int j = 0; j < rows; ++j)
+      {
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          const std::uint64_t i = row_start(tile_base, j) + v;
+          if (Full || valid(i))
+          {
+            s[j * vec + v] = *(p.stencil + static_cast<std::ptrdiff_t>(i - p.head));
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+      {
+        const std::uint64_t i = row_start(tile_base, k / vec) + k % vec;
+        if ((Full || valid(i)) && static_cast<bool>(pred(s[k])))
+        {
+          mask |= std::uint64_t(1) << k;
+        }
+      }
+    }
+    else
+    {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+      {
+        const std::uint64_t i = row_start(tile_base, k / vec) + k % vec;
+        if ((Full || valid(i)) && static_cast<bool>(pred(item[k])))
+        {
+          mask |= std::uint64_t(1) << k;
+        }
+      }
+    }
+    return mask;
+  }
+
+  //! Writes the tile's `count` staged items to output[offset, offset + count).
+  __device__ void store(std::uint64_t offset, std::uint32_t count) const
+  {
+    if constexpr (Paths::store_vectors)
+    {
+      // Output bytes [a, b); the body [f, l) is whole aligned 16-byte chunks, written by one vector
+      // store each from the staged bytes shifted by h = f - a. The head [a, f) and tail [l, b) are
+      // whole items (T is size-aligned and 16 is a multiple of sizeof(T)), written one by one.
+      T* out                 = p.output + offset;
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(out);
+      const std::uintptr_t b = a + static_cast<std::uintptr_t>(count) * sizeof(T);
+      const std::uintptr_t f = (a + 15) & ~std::uintptr_t(15);
+      const std::uintptr_t l = b & ~std::uintptr_t(15);
+      if (f >= l)
+      {
+        for (std::uint32_t i = threadIdx.x; i < count; i += block_threads)
+        {
+          out[i] = staged()[i];
+        }
+        return;
+      }
+      const std::uint32_t head_items = static_cast<std::uint32_t>((f - a) / sizeof(T));
+      const std::uint32_t tail_first = static_cast<std::uint32_t>((l - a) / sizeof(T));
+      if (threadIdx.x < head_items)
+      {
+        out[threadIdx.x] = staged()[threadIdx.x];
+      }
+      if (tail_first + threadIdx.x < count)
+      {
+        out[tail_first + threadIdx.x] = staged()[tail_first + threadIdx.x];
+      }
+      const unsigned h                 = static_cast<unsigned>(f - a);
+      const unsigned shift             = (h & 3u) * 8u;
+      const std::uint32_t* words       = reinterpret_cast<const std::uint32_t*>(smem.staging) + (h >> 2);
+      const std::uint32_t body_chunks  = static_cast<std::uint32_t>((l - f) / 16);
+      uint4* body                      = reinterpret_cast<uint4*>(f);
+      constexpr int chunks_per_thread  = static_cast<int>((shape::tile_items * sizeof(T) / 16 + block_threads - 1) / block_threads);
+#pragma unroll
+      for (int r = 0; r < chunks_per_thread; ++r)
+      {
+        const std::uint32_t c = r * block_threads + threadIdx.x;
+        if (c < body_chunks)
+        {
+          // Reads at most 4 bytes past the staged items: inside the staging slack.
+          const std::uint32_t* w = words + 4 * c;
+          uint4 out_chunk;
+          out_chunk.x = select_funnel(w[0], w[1], shift);
+          out_chunk.y = select_funnel(w[1], w[2], shift);
+          out_chunk.z = select_funnel(w[2], w[3], shift);
+          out_chunk.w = select_funnel(w[3], w[4], shift);
+          body[c]     = out_chunk;
+        }
+      }
+    }
+    else
+    {
+#pragma unroll
+      for (int k = 0; k < items; ++k)
+      {
+        const std::uint32_t i = k * block_threads + threadIdx.x;
+        if (i < count)
+        {
+          *(p.output + static_cast<std::ptrdiff_t>(offset + i)) = staged()[i];
+        }
+      }
+    }
+  }
+
+  template <bool Full>
+  __device__ void process(std::uint64_t tile) const
+  {
+    const std::uint64_t tile_base = tile * shape::tile_items;
+    T item[items];
+    if constexpr (need_items)
+    {
+      load_items<Full>(tile_base, item);
+    }
+    const std::uint64_t mask = select_flags<Full>(tile_base, item);
+
+    // Per-row counts packed 16 bits apiece: one exclusive block scan ranks all rows at once, and no
+    // field carries into the next because a row's total is at most block_threads * vec < 2^16.
+    unsigned long long packed = 0;
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const std::uint64_t row_mask = (vec == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << vec) - 1)) << (j * vec);
+      packed |= static_cast<unsigned long long>(__popcll(mask & row_mask)) << (16 * j);
+    }
+    unsigned long long exclusive_packed = 0, aggregate_packed = 0;
+    block_scan(smem.scan).ExclusiveSum(packed, exclusive_packed, aggregate_packed);
+
+    std::uint32_t row_base[rows];
+    std::uint32_t count = 0;
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      row_base[j] = count + static_cast<std::uint32_t>((exclusive_packed >> (16 * j)) & 0xffffu);
+      count += static_cast<std::uint32_t>((aggregate_packed >> (16 * j)) & 0xffffu);
+    }
+
+    // Warp 0 learns the tile's global offset first, so successors waiting on this tile see its
+    // inclusive prefix as early as possible; the other warps stage their items meanwhile.
+    if (threadIdx.x < 32)
+    {
+      unsigned long long exclusive = 0;
+      if (tile == 0)
+      {
+        if (threadIdx.x == 0)
+        {
+          p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
+        }
+      }
+      else
+      {
+        // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
+        exclusive = warp_lookback(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count));
+      }
+      if (threadIdx.x == 0)
+      {
+        smem.exclusive = exclusive;
+      }
+    }
+
+    if constexpr (!Paths::discard)
+    {
+      // Stable: items keep their (row, thread, item) order, which is their input order.
+#pragma unroll
+      for (int j = 0; j < rows; ++j)
+      {
+        std::uint32_t position = row_base[j];
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          if (mask & (std::uint64_t(1) << (j * vec + v)))
+          {
+            ::new (static_cast<void*>(staged() + position)) T(item[j * vec + v]);
+            ++position;
+          }
+        }
+      }
+    }
+    // Sync point: staging complete and smem.exclusive written before anyone reads either.
+    __syncthreads();
+    const std::uint64_t offset = smem.exclusive;
+    if constexpr (!Paths::discard)
+    {
+      store(offset, count);
+    }
+    if (tile == p.tiles - 1 && threadIdx.x == 0)
+    {
+      // Plain store: the host reads it after the kernel completes (stream order).
+      *p.total = offset + count;
+    }
+  }
+};
+
+template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
+__global__ void __launch_bounds__(select_shape<T>::block_threads)
+  select_kernel(select_params<InputIt, StencilIt, OutputIt, Pred> params)
+{
+  using params_t = select_params<InputIt, StencilIt, OutputIt, Pred>;
+  using agent    = select_agent<T, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
+  __shared__ typename agent::shared_storage smem;
+  const agent a{params, smem};
+
+  // One tile per block; tiles are numbered in the order blocks start, so the look-back only waits
+  // on running blocks. smem.tile_slot is written once, before the barrier in block_next_tile.
+  const std::uint64_t tile      = block_next_tile(params.tile_counter, smem.tile_slot);
+  const std::uint64_t tile_base = tile * select_shape<T>::tile_items;
+  const bool full = tile_base >= params.head && tile_base + select_shape<T>::tile_items <= params.virtual_items;
+  if (full)
+  {
+    a.template process<true>(tile);
+  }
+  else
+  {
+    a.template process<false>(tile);
+  }
+}
+
+} // namespace detail
+} // namespace sweep

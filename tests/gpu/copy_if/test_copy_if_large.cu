@@ -1,0 +1,108 @@
+// copy_if past 2^31 items (64-bit offsets and counts) and run-to-run determinism.
+#include "copy_if_test.cuh"
+
+#include <thrust/equal.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+using namespace copy_if_test;
+
+namespace
+{
+
+//! Byte i of the large input: a hash of i.
+struct byte_of
+{
+  __host__ __device__ std::uint8_t operator()(std::uint64_t i) const
+  {
+    return static_cast<std::uint8_t>(sweep_test::mix64(i) >> 17);
+  }
+};
+
+//! Keeps index i unless i % 4 == 3; output k then comes from input (k / 3) * 4 + k % 3.
+struct keep_three_of_four
+{
+  __host__ __device__ bool operator()(std::uint64_t i) const
+  {
+    return i % 4 != 3;
+  }
+};
+
+struct expected_byte
+{
+  __host__ __device__ std::uint8_t operator()(std::uint64_t k) const
+  {
+    return byte_of{}((k / 3) * 4 + k % 3);
+  }
+};
+
+struct low_bit_set
+{
+  __host__ __device__ bool operator()(std::uint8_t b) const
+  {
+    return (b & 1) != 0;
+  }
+};
+
+} // namespace
+
+TEST_CASE("copy_if past 2^31 items with a stencil (counts and offsets need 64 bits)", "[copy_if][large]")
+{
+  const std::uint64_t n        = (std::uint64_t(1) << 31) + 12345;
+  const std::uint64_t selected = n - n / 4; // indices i % 4 == 3 are dropped
+  if (!sweep_test::device_has_memory(2 * selected))
+  {
+    WARN("skipped: not enough device memory");
+    return;
+  }
+  thrust::counting_iterator<std::uint64_t> index(0);
+  auto bytes = thrust::make_transform_iterator(index, byte_of{});
+  thrust::device_vector<std::uint8_t> out(selected + 64);
+  sweep_test::poison(out);
+  auto end = thrust::copy_if(sweep::par, bytes, bytes + n, index, out.begin(), keep_three_of_four{});
+  REQUIRE(static_cast<std::uint64_t>(end - out.begin()) == selected);
+  auto expected = thrust::make_transform_iterator(index, expected_byte{});
+  CHECK(thrust::equal(thrust::device, out.begin(), out.begin() + selected, expected));
+  sweep_test::require_poison_intact(out, selected, "large stencil copy_if");
+
+  thrust::discard_iterator<> discard;
+  CHECK(static_cast<std::uint64_t>(thrust::copy_if(sweep::par, index, index + n, discard, keep_three_of_four{}) - discard)
+        == selected);
+}
+
+TEST_CASE("copy_if past 2^31 materialized bytes matches thrust", "[copy_if][large]")
+{
+  const std::size_t n = (std::size_t(1) << 31) + 77;
+  if (!sweep_test::device_has_memory(3 * n + (n >> 1)))
+  {
+    WARN("skipped: not enough device memory");
+    return;
+  }
+  const auto data = sweep_test::random_vector<std::uint8_t>(n, sweep_test::test_seed() + 20);
+  thrust::device_vector<std::uint8_t> expected(n), actual(n);
+  const auto e_end = thrust::copy_if(thrust::device, data.begin(), data.end(), expected.begin(), low_bit_set{});
+  const auto a_end = thrust::copy_if(sweep::par, data.begin(), data.end(), actual.begin(), low_bit_set{});
+  const auto count = e_end - expected.begin();
+  REQUIRE(a_end - actual.begin() == count);
+  CHECK(thrust::equal(thrust::device, expected.begin(), e_end, actual.begin()));
+}
+
+TEST_CASE("copy_if is deterministic over 100 runs", "[copy_if][determinism]")
+{
+  const std::size_t n = 3000017;
+  const auto data     = sweep_test::random_vector<float>(n, sweep_test::test_seed() + 30);
+  thrust::device_vector<float> first(n), again(n);
+  auto pred         = keep_percent<float>{50};
+  const auto f_end  = thrust::copy_if(sweep::par, data.begin(), data.end(), first.begin(), pred);
+  const auto count  = f_end - first.begin();
+  for (int run = 0; run < 100; ++run)
+  {
+    sweep_test::poison(again);
+    const auto end = thrust::copy_if(sweep::par, data.begin(), data.end(), again.begin(), pred);
+    INFO("run " << run);
+    REQUIRE(end - again.begin() == count);
+    REQUIRE(thrust::equal(thrust::device, first.begin(), f_end, again.begin()));
+  }
+  check_against_thrust<float>(sweep::par, data.begin(), n, pred, "determinism reference");
+}
