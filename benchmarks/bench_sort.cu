@@ -1,0 +1,234 @@
+// sort: sweep::par vs thrust::device vs cub::DeviceRadixSort (temp storage preallocated) on the
+// same data. Every iteration restores the unsorted input first (untimed); only the sort is timed.
+#include "bench_common.cuh"
+
+#include <sweep/sort.cuh>
+
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cuda/std/functional>
+
+#include <string>
+
+namespace
+{
+
+enum class impl
+{
+  sweep,
+  thrust,
+  cub,
+};
+
+const char* impl_name(impl i)
+{
+  return i == impl::sweep ? "sweep" : i == impl::thrust ? "thrust" : "cub";
+}
+
+template <class F, class Reset>
+void time_sorts(benchmark::State& state, Reset reset, F sort)
+{
+  cudaEvent_t start, stop;
+  sweep_bench::check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+  sweep_bench::check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < 2; ++i)
+  {
+    reset();
+    sort();
+  }
+  sweep_bench::check_cuda(cudaDeviceSynchronize(), "warm-up");
+  for (auto _ : state)
+  {
+    reset();
+    sweep_bench::check_cuda(cudaEventRecord(start, 0), "cudaEventRecord");
+    sort();
+    sweep_bench::check_cuda(cudaEventRecord(stop, 0), "cudaEventRecord");
+    sweep_bench::check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    sweep_bench::check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    state.SetIterationTime(ms / 1e3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
+
+// Key generators from 64 random bits.
+struct uniform_u32
+{
+  __host__ __device__ std::uint32_t operator()(std::uint64_t b) const { return static_cast<std::uint32_t>(b); }
+};
+struct uniform_u64
+{
+  __host__ __device__ std::uint64_t operator()(std::uint64_t b) const { return b; }
+};
+struct below_2_16
+{
+  __host__ __device__ std::uint32_t operator()(std::uint64_t b) const { return static_cast<std::uint32_t>(b & 0xffff); }
+};
+struct half_one_value // half the keys are one value, the rest uniform
+{
+  __host__ __device__ std::uint32_t operator()(std::uint64_t b) const
+  {
+    return (b & 1) ? 0x12345678u : static_cast<std::uint32_t>(b >> 32);
+  }
+};
+struct four_values
+{
+  __host__ __device__ std::uint32_t operator()(std::uint64_t b) const
+  {
+    return static_cast<std::uint32_t>(sweep_bench::mix64(b % 4));
+  }
+};
+struct normal_float // roughly normal: sum of uniforms, centred
+{
+  __host__ __device__ float operator()(std::uint64_t b) const
+  {
+    float s = 0;
+    for (int k = 0; k < 4; ++k)
+    {
+      s += static_cast<float>((b >> (16 * k)) & 0xffff) / 65536.0f;
+    }
+    return s - 2.0f;
+  }
+};
+
+template <class Key, class Gen, class Compare, bool Pairs>
+void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
+{
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  thrust::device_vector<Key> input(n);
+  sweep_bench::fill_random(input, 42, gen);
+  thrust::device_vector<std::uint32_t> input_values(Pairs ? n : 0);
+  if (Pairs)
+  {
+    sweep_bench::fill_random(input_values, 43, uniform_u32{});
+  }
+  thrust::device_vector<Key> keys = input;
+  thrust::device_vector<std::uint32_t> values = input_values;
+  constexpr bool descending = std::is_same<Compare, cuda::std::greater<Key>>::value;
+
+  // CUB: double buffers and temp storage allocated once, outside the timing.
+  thrust::device_vector<Key> cub_alt(which == impl::cub ? n : 0);
+  thrust::device_vector<std::uint32_t> cub_alt_values(which == impl::cub && Pairs ? n : 0);
+  cub::DoubleBuffer<Key> kb(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(cub_alt.data()));
+  cub::DoubleBuffer<std::uint32_t> vb(thrust::raw_pointer_cast(values.data()),
+                                      thrust::raw_pointer_cast(cub_alt_values.data()));
+  std::size_t temp_bytes = 0;
+  auto cub_sort          = [&](void* temp) {
+    cudaError_t status;
+    if constexpr (Pairs)
+    {
+      status = descending ? cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, kb, vb, n)
+                          : cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kb, vb, n);
+    }
+    else
+    {
+      status = descending ? cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, kb, n)
+                          : cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kb, n);
+    }
+    sweep_bench::check_cuda(status, "cub::DeviceRadixSort");
+  };
+  thrust::device_vector<unsigned char> cub_temp;
+  if (which == impl::cub)
+  {
+    cub_sort(nullptr);
+    cub_temp.resize(temp_bytes);
+  }
+
+  auto reset = [&] {
+    sweep_bench::check_cuda(cudaMemcpyAsync(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(input.data()),
+                                            n * sizeof(Key), cudaMemcpyDeviceToDevice, 0), "reset");
+    if (Pairs)
+    {
+      sweep_bench::check_cuda(cudaMemcpyAsync(thrust::raw_pointer_cast(values.data()),
+                                              thrust::raw_pointer_cast(input_values.data()), n * 4,
+                                              cudaMemcpyDeviceToDevice, 0), "reset");
+    }
+    kb.selector = 0;
+    vb.selector = 0;
+  };
+  auto run = [&](impl i) {
+    if (i == impl::cub)
+    {
+      cub_sort(thrust::raw_pointer_cast(cub_temp.data()));
+    }
+    else if (i == impl::sweep)
+    {
+      if constexpr (Pairs)
+        thrust::sort_by_key(sweep::par, keys.begin(), keys.end(), values.begin(), comp);
+      else
+        thrust::sort(sweep::par, keys.begin(), keys.end(), comp);
+    }
+    else
+    {
+      if constexpr (Pairs)
+        thrust::sort_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), comp);
+      else
+        thrust::sort(thrust::device, keys.begin(), keys.end(), comp);
+    }
+  };
+
+  // Correctness before timing: this implementation against thrust::device, bitwise.
+  {
+    reset();
+    run(which);
+    sweep_bench::check_cuda(cudaDeviceSynchronize(), "sort");
+    const Key* got_keys = which == impl::cub ? kb.Current() : thrust::raw_pointer_cast(keys.data());
+    const std::uint32_t* got_values =
+      which == impl::cub ? vb.Current() : thrust::raw_pointer_cast(values.data());
+    thrust::device_vector<Key> expected                 = input;
+    thrust::device_vector<std::uint32_t> expected_values = input_values;
+    if constexpr (Pairs)
+      thrust::sort_by_key(thrust::device, expected.begin(), expected.end(), expected_values.begin(), comp);
+    else
+      thrust::sort(thrust::device, expected.begin(), expected.end(), comp);
+    sweep_bench::check_equal(thrust::raw_pointer_cast(expected.data()), got_keys, n,
+                             std::string("sort keys ") + impl_name(which));
+    if (Pairs)
+    {
+      sweep_bench::check_equal(thrust::raw_pointer_cast(expected_values.data()), got_values, n,
+                               std::string("sort values ") + impl_name(which));
+    }
+  }
+
+  time_sorts(state, reset, [&] { run(which); });
+  sweep_bench::set_throughput(state, static_cast<double>(n),
+                              2.0 * n * (sizeof(Key) + (Pairs ? 4.0 : 0.0)));
+}
+
+template <class Key, class Gen, class Compare, bool Pairs>
+void register_sort(const std::string& workload, Gen gen, Compare comp, std::initializer_list<int> log_sizes,
+                   std::initializer_list<impl> impls)
+{
+  for (impl i : impls)
+  {
+    for (int lg : log_sizes)
+    {
+      const std::string name = "sort/" + workload + "/" + impl_name(i) + "/" + std::to_string(1ull << lg);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+        bench_sort<Key, Gen, Compare, Pairs>(s, i, gen, comp);
+      })->Arg(std::int64_t(1) << lg)->UseManualTime()->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+const int registered = [] {
+  const auto all = {impl::sweep, impl::thrust, impl::cub};
+  register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, false>(
+    "u32_uniform", {}, {}, {16, 20, 24, 28}, all);
+  register_sort<std::uint64_t, uniform_u64, cuda::std::less<std::uint64_t>, false>("u64_uniform", {}, {}, {27}, all);
+  register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, true>("u32_u32_pairs", {}, {}, {28}, all);
+  register_sort<float, normal_float, cuda::std::less<float>, false>("float_normal", {}, {}, {27}, all);
+  register_sort<float, normal_float, cuda::std::greater<float>, false>("float_normal_desc", {}, {}, {27}, all);
+  register_sort<std::uint32_t, below_2_16, cuda::std::less<std::uint32_t>, false>("u32_below_2^16", {}, {}, {28}, all);
+  register_sort<std::uint32_t, half_one_value, cuda::std::less<std::uint32_t>, false>(
+    "u32_half_one_value", {}, {}, {28}, all);
+  register_sort<std::uint32_t, four_values, cuda::std::less<std::uint32_t>, false>("u32_four_values", {}, {}, {28}, all);
+  return 0;
+}();
+
+} // namespace

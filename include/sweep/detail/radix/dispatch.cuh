@@ -1,0 +1,251 @@
+// Host side of sweep's onesweep radix sort: chooses the path (one block, or upfront histogram plus
+// one kernel per non-trivial digit pass), allocates every temporary up front and launches.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <vector>
+
+#include <sweep/execution_policy.cuh>
+#include <sweep/detail/lookback/tile_state.cuh>
+#include <sweep/detail/radix/histogram.cuh>
+#include <sweep/detail/radix/key_traits.cuh>
+#include <sweep/detail/radix/onesweep.cuh>
+#include <sweep/detail/radix/plan.hpp>
+#include <sweep/detail/radix/single_block.cuh>
+#include <sweep/detail/radix/tuning.cuh>
+#include <sweep/detail/util/device_info.cuh>
+#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/temp_storage.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+namespace radix
+{
+
+//! Test hook: when false, every digit pass runs even if the histogram shows it is trivial.
+inline std::atomic<bool>& pass_skipping_enabled()
+{
+  static std::atomic<bool> enabled{true};
+  return enabled;
+}
+
+static_assert(tile_word32_limit == tile_word<std::uint32_t>::value_limit, "plan.hpp: tile word limit");
+
+// How values travel: not at all, moved with the keys in every pass, or as 32-bit positions that are
+// sorted with the keys and used once at the end to gather the values.
+enum class value_mode
+{
+  none,
+  direct,
+  index,
+};
+
+template <class T, class It>
+__global__ void copy_in_kernel(It in, T* out, std::size_t n)
+{
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    out[i] = in[i];
+  }
+}
+
+template <class T, class It>
+__global__ void gather_kernel(const T* in, const std::uint32_t* permutation, It out, std::size_t n)
+{
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    out[i] = in[permutation[i]];
+  }
+}
+
+inline unsigned grid_for(std::size_t n, int threads)
+{
+  const std::size_t blocks = ceil_div<std::size_t>(n, threads);
+  const std::size_t cap    = static_cast<std::size_t>(current_device_info().sm_count) * 16;
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min(blocks, cap)));
+}
+
+//! Sorts keys[0, n) in place (values along, through the iterator `values` unless Mode is none).
+//! Throws std::bad_alloc before any kernel runs when temporary storage is short, and
+//! thrust::system_error on CUDA errors. Synchronizes like Thrust's sort (synchronize_optional).
+template <bool Descending, value_mode Mode, class Derived, class Key, class ValueIt>
+__host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
+{
+  using value_type = std::conditional_t<Mode == value_mode::none, no_value,
+                                        typename std::iterator_traits<ValueIt>::value_type>;
+  // What the pass kernel moves as a value.
+  using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
+  constexpr bool has_values  = Mode != value_mode::none;
+  constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
+  using tuning               = onesweep_tuning<sizeof(Key), vbytes>;
+  constexpr int passes       = static_cast<int>(sizeof(Key));
+  const cudaStream_t stream  = stream_of(policy);
+
+  if (n <= 1)
+  {
+    synchronize_optional(policy, "sweep::sort: synchronize");
+    return;
+  }
+  if (n <= static_cast<std::size_t>(tuning::small_tile))
+  {
+    single_block_sort_kernel<Key, ValueIt, has_values, Descending, tuning::small_threads, tuning::small_items>
+      <<<1, tuning::small_threads, 0, stream>>>(keys, values, static_cast<int>(n));
+    check_launch("sweep::sort: single-block kernel");
+    synchronize_optional(policy, "sweep::sort: synchronize");
+    return;
+  }
+  if (Mode == value_mode::index && n > std::size_t(0xffffffffu))
+  {
+    throw_invalid_argument("sweep::sort_by_key", "keys", "past 2^32 - 1 keys need values of at most 8 bytes in contiguous memory");
+  }
+
+  constexpr int tile           = tuning::tile_items;
+  const std::size_t per_portion = portion_keys(tile);
+  const std::size_t portions    = ceil_div(n, per_portion);
+  const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), static_cast<std::size_t>(tile));
+  const std::size_t counters    = static_cast<std::size_t>(passes) * portions;
+
+  // Everything is allocated here, before any kernel runs.
+  enum part : int
+  {
+    alt_keys,
+    alt_values, // direct: the second value buffer; index: positions buffer B
+    positions,  // index: positions buffer A
+    value_copy, // index: the values, copied once for the final gather
+    hist_and_counters,
+    bins,
+    state_words,
+  };
+  temp_layout<8> layout;
+  layout.add(n * sizeof(Key));
+  layout.add(has_values ? n * sizeof(moved_type) : 0);
+  layout.add(Mode == value_mode::index ? n * sizeof(std::uint32_t) : 0);
+  layout.add(Mode == value_mode::index ? n * sizeof(value_type) : 0);
+  layout.add((passes * radix_digits + counters) * sizeof(unsigned long long));
+  layout.add(passes * 2 * radix_digits * sizeof(unsigned long long));
+  layout.add(tile_state<std::uint32_t>::bytes(max_tiles, radix_digits));
+  temp_storage<execution_policy<Derived>> temp(policy, layout);
+
+  unsigned long long* hist     = temp.template part<unsigned long long>(hist_and_counters);
+  unsigned long long* counter0 = hist + passes * radix_digits;
+  unsigned long long* bin_data = temp.template part<unsigned long long>(bins);
+  tile_state<std::uint32_t> state;
+  state.words = temp.template part<std::uint32_t>(state_words);
+  state.slots = radix_digits;
+
+  throw_on_error(cudaMemsetAsync(hist, 0, layout.sizes[hist_and_counters], stream), "sweep::sort: memset");
+  {
+    constexpr int threads = tuning::histogram_threads;
+    const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_items;
+    const std::size_t cap       = static_cast<std::size_t>(current_device_info().sm_count) * 4;
+    const unsigned blocks = static_cast<unsigned>(std::max<std::size_t>(1, std::min(ceil_div(n, per_block), cap)));
+    upfront_histogram_kernel<Key, Descending, threads><<<blocks, threads, 0, stream>>>(keys, n, hist);
+    check_launch("sweep::sort: histogram kernel");
+    scan_bins_kernel<passes><<<1, radix_digits, 0, stream>>>(hist, bin_data);
+    check_launch("sweep::sort: scan kernel");
+  }
+
+  bool active[passes];
+  int active_count = passes;
+  if (n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed))
+  {
+    std::vector<unsigned long long> host(passes * radix_digits);
+    throw_on_error(cudaMemcpyAsync(host.data(), hist, host.size() * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, stream),
+                   "sweep::sort: histogram read-back");
+    throw_on_error(cudaStreamSynchronize(stream), "sweep::sort: histogram read-back");
+    active_count = plan_passes(host.data(), passes, n, active);
+  }
+  else
+  {
+    std::fill(active, active + passes, true);
+  }
+
+  Key* key_buf[2] = {keys, temp.template part<Key>(alt_keys)};
+  moved_type* val_buf[2] = {nullptr, nullptr};
+  if constexpr (Mode == value_mode::direct)
+  {
+    val_buf[0] = &*values; // contiguous: the caller passes a raw pointer
+    val_buf[1] = temp.template part<moved_type>(alt_values);
+  }
+  else if constexpr (Mode == value_mode::index)
+  {
+    val_buf[0] = temp.template part<moved_type>(positions);
+    val_buf[1] = temp.template part<moved_type>(alt_values);
+  }
+
+  int current = 0;
+  bool first  = true;
+  for (int pass = 0; pass < passes; ++pass)
+  {
+    if (!active[pass])
+    {
+      continue;
+    }
+    for (std::size_t portion = 0; portion < portions; ++portion)
+    {
+      const std::size_t begin = portion * per_portion;
+      const std::size_t count = std::min(per_portion, n - begin);
+      const std::size_t tiles = ceil_div(count, static_cast<std::size_t>(tile));
+      throw_on_error(state.clear_async(tiles, stream), "sweep::sort: tile state clear");
+      pass_args<Key, moved_type> args;
+      args.keys_in      = key_buf[current];
+      args.keys_out     = key_buf[1 - current];
+      args.values_in    = (Mode == value_mode::index && first) ? nullptr : val_buf[current];
+      args.values_out   = val_buf[1 - current];
+      args.begin        = begin;
+      args.count        = count;
+      args.pass         = pass;
+      args.state        = state;
+      args.tile_counter = counter0 + pass * portions + portion;
+      args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
+      args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
+      onesweep_pass_kernel<Key, moved_type, has_values, Descending, tuning::threads, tuning::items>
+        <<<static_cast<unsigned>(tiles), tuning::threads, 0, stream>>>(args);
+      check_launch("sweep::sort: onesweep pass kernel");
+    }
+    current = 1 - current;
+    first   = false;
+  }
+
+  if (current == 1)
+  {
+    throw_on_error(cudaMemcpyAsync(keys, key_buf[1], n * sizeof(Key), cudaMemcpyDeviceToDevice, stream),
+                   "sweep::sort: copy back");
+    if constexpr (Mode == value_mode::direct)
+    {
+      throw_on_error(
+        cudaMemcpyAsync(val_buf[0], val_buf[1], n * sizeof(moved_type), cudaMemcpyDeviceToDevice, stream),
+        "sweep::sort: copy back");
+    }
+  }
+  if constexpr (Mode == value_mode::index)
+  {
+    if (active_count > 0) // otherwise the permutation is the identity
+    {
+      value_type* copy = temp.template part<value_type>(value_copy);
+      copy_in_kernel<value_type><<<grid_for(n, 256), 256, 0, stream>>>(values, copy, n);
+      check_launch("sweep::sort: value copy kernel");
+      gather_kernel<value_type><<<grid_for(n, 256), 256, 0, stream>>>(copy, val_buf[current], values, n);
+      check_launch("sweep::sort: value gather kernel");
+    }
+  }
+  (void) active_count;
+  synchronize_optional(policy, "sweep::sort: synchronize");
+}
+
+} // namespace radix
+} // namespace detail
+} // namespace sweep

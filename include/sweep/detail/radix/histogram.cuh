@@ -1,0 +1,115 @@
+// Onesweep's upfront pass: the digit histograms of every radix pass in one read of the keys, and
+// their exclusive scans (the global start of each digit in each pass).
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <sweep/detail/radix/key_traits.cuh>
+#include <sweep/detail/radix/plan.hpp>
+
+namespace sweep
+{
+namespace detail
+{
+namespace radix
+{
+
+//! Adds the digits of every pass of `n` keys into hist[pass * 256 + digit] (zeroed by the caller).
+//! Each block counts into shared memory first (Copies replicas, one per group of warps, so that
+//! heavily repeated keys do not serialize on one shared-memory address), then adds its non-zero
+//! counts to the global histogram with one atomic each. Reads 16-byte vectors when `keys` is
+//! 16-byte aligned. A block handles at most n / gridDim.x keys, so its 32-bit shared counts cannot
+//! overflow for any n below 2^32 * gridDim.x.
+template <class Key, bool Descending, int Threads>
+__global__ void __launch_bounds__(Threads)
+  upfront_histogram_kernel(const Key* keys, std::size_t n, unsigned long long* hist)
+{
+  using traits              = key_traits<Key>;
+  using bits_type           = typename traits::bits_type;
+  constexpr int passes      = static_cast<int>(sizeof(Key));
+  constexpr int copies      = passes <= 4 ? 4 : 2;
+  constexpr int bins        = passes * radix_digits;
+  __shared__ std::uint32_t counts[copies][bins];
+
+  for (int i = threadIdx.x; i < copies * bins; i += Threads)
+  {
+    (&counts[0][0])[i] = 0;
+  }
+  __syncthreads();
+
+  std::uint32_t* mine = counts[(threadIdx.x / 32) % copies];
+  auto add            = [mine](bits_type b) {
+    const bits_type ordered = traits::template ordered<Descending>(b);
+#pragma unroll
+    for (int pass = 0; pass < passes; ++pass)
+    {
+      atomicAdd(mine + pass * radix_digits + ((ordered >> (8 * pass)) & 0xffu), 1u);
+    }
+  };
+
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * Threads;
+  std::size_t first        = static_cast<std::size_t>(blockIdx.x) * Threads + threadIdx.x;
+  std::size_t scalar_begin = 0;
+  if (reinterpret_cast<std::uintptr_t>(keys) % sizeof(uint4) == 0)
+  {
+    constexpr int per_vector = static_cast<int>(sizeof(uint4) / sizeof(Key));
+    const std::size_t vectors = n / per_vector;
+    const uint4* vec          = reinterpret_cast<const uint4*>(keys);
+    for (std::size_t v = first; v < vectors; v += stride)
+    {
+      const uint4 word = vec[v];
+      bits_type parts[per_vector];
+      memcpy(parts, &word, sizeof(word));
+#pragma unroll
+      for (int k = 0; k < per_vector; ++k)
+      {
+        add(parts[k]);
+      }
+    }
+    scalar_begin = vectors * per_vector;
+  }
+  for (std::size_t i = scalar_begin + first; i < n; i += stride)
+  {
+    add(traits::to_bits(keys[i]));
+  }
+  __syncthreads();
+
+  for (int i = threadIdx.x; i < bins; i += Threads)
+  {
+    std::uint32_t total = 0;
+#pragma unroll
+    for (int c = 0; c < copies; ++c)
+    {
+      total += counts[c][i];
+    }
+    if (total != 0)
+    {
+      atomicAdd(hist + i, static_cast<unsigned long long>(total));
+    }
+  }
+}
+
+//! One block of 256 threads: bins[pass * 512 + digit] = exclusive scan of hist[pass * 256 + ...]
+//! (the global offset where each digit starts in each pass). The second 256 entries of each pass
+//! are the ping-pong slot for inputs processed in several portions (see onesweep.cuh).
+template <int Passes>
+__global__ void __launch_bounds__(radix_digits)
+  scan_bins_kernel(const unsigned long long* hist, unsigned long long* bins)
+{
+  using block_scan = cub::BlockScan<unsigned long long, radix_digits>;
+  __shared__ typename block_scan::TempStorage temp;
+  for (int pass = 0; pass < Passes; ++pass)
+  {
+    unsigned long long exclusive = 0;
+    block_scan(temp).ExclusiveSum(hist[pass * radix_digits + threadIdx.x], exclusive);
+    bins[pass * 2 * radix_digits + threadIdx.x] = exclusive;
+    __syncthreads(); // temp is reused by the next pass
+  }
+}
+
+} // namespace radix
+} // namespace detail
+} // namespace sweep

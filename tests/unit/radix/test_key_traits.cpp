@@ -1,0 +1,141 @@
+// Host-only checks of the radix key transformation and pass planning: the ordered bits must sort
+// every key type exactly as stock Thrust (CUB's radix sort) does.
+#include <sweep/detail/radix/key_traits.cuh>
+#include <sweep/detail/radix/plan.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+using sweep::detail::radix::key_traits;
+
+namespace
+{
+
+template <class Key, bool Descending = false>
+typename key_traits<Key>::bits_type ord(Key k)
+{
+  return key_traits<Key>::template ordered<Descending>(key_traits<Key>::to_bits(k));
+}
+
+// Requires ordered bits to be strictly increasing along `ascending` (a list in sorted order).
+template <class Key>
+void require_strictly_increasing(const std::vector<Key>& ascending)
+{
+  for (std::size_t i = 1; i < ascending.size(); ++i)
+  {
+    INFO("index " << i);
+    REQUIRE(ord(ascending[i - 1]) < ord(ascending[i]));
+    REQUIRE(ord<Key, true>(ascending[i - 1]) > ord<Key, true>(ascending[i]));
+  }
+}
+
+} // namespace
+
+TEST_CASE("unsigned keys keep their bits", "[radix][traits]")
+{
+  REQUIRE(ord<std::uint32_t>(0u) == 0u);
+  REQUIRE(ord<std::uint32_t>(0xdeadbeefu) == 0xdeadbeefu);
+  REQUIRE(ord<std::uint32_t, true>(0xdeadbeefu) == ~0xdeadbeefu);
+  require_strictly_increasing<std::uint8_t>({0, 1, 127, 128, 255});
+  require_strictly_increasing<std::uint64_t>({0, 1, 0xffffffffull, 0x100000000ull, ~0ull});
+  require_strictly_increasing<bool>({false, true});
+}
+
+TEST_CASE("signed keys order by value", "[radix][traits]")
+{
+  require_strictly_increasing<std::int8_t>({-128, -1, 0, 1, 127});
+  require_strictly_increasing<std::int16_t>({-32768, -300, -1, 0, 1, 300, 32767});
+  require_strictly_increasing<std::int32_t>({std::numeric_limits<std::int32_t>::min(), -5, -1, 0, 7,
+                                             std::numeric_limits<std::int32_t>::max()});
+  require_strictly_increasing<std::int64_t>({std::numeric_limits<std::int64_t>::min(), -1, 0, 1,
+                                             std::numeric_limits<std::int64_t>::max()});
+}
+
+TEST_CASE("float keys: -inf < negatives < zeros < positives < +inf, NaN by sign", "[radix][traits]")
+{
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  require_strictly_increasing<float>({-nan, -inf, -3.5f, -1e-30f, 0.0f, 1e-38f, 2.0f, inf, nan});
+  // -0.0 and +0.0 are one key (CUB: "considered equal"), in both directions.
+  REQUIRE(ord<float>(-0.0f) == ord<float>(0.0f));
+  REQUIRE(ord<float, true>(-0.0f) == ord<float, true>(0.0f));
+  REQUIRE(ord<double>(-0.0) == ord<double>(0.0));
+  const double dinf = std::numeric_limits<double>::infinity();
+  require_strictly_increasing<double>({-dinf, -1e300, -1.0, 0.0, 5e-324, 1.0, dinf, std::nan("")});
+}
+
+TEST_CASE("half and bfloat16 keys order by value", "[radix][traits]")
+{
+  std::vector<__half> h;
+  std::vector<__nv_bfloat16> b;
+  for (float f : {-65504.0f, -2.0f, -0.5f, 0.0f, 0.25f, 1.0f, 65504.0f})
+  {
+    h.push_back(__float2half(f));
+    b.push_back(__float2bfloat16(f));
+  }
+  require_strictly_increasing(h);
+  require_strictly_increasing(b);
+  REQUIRE(ord<__half>(__float2half(-0.0f)) == ord<__half>(__float2half(0.0f)));
+  REQUIRE(ord<__nv_bfloat16>(__float2bfloat16(-0.0f)) == ord<__nv_bfloat16>(__float2bfloat16(0.0f)));
+}
+
+TEST_CASE("digits are the bytes of the ordered key, least significant first", "[radix][traits]")
+{
+  using t = key_traits<std::int32_t>;
+  const std::int32_t key = -2; // ordered: 0x7ffffffe
+  REQUIRE(t::digit<false>(t::to_bits(key), 0) == 0xfeu);
+  REQUIRE(t::digit<false>(t::to_bits(key), 3) == 0x7fu);
+  REQUIRE(t::digit<true>(t::to_bits(key), 0) == 0x01u);
+  REQUIRE(t::digit<true>(t::to_bits(key), 3) == 0x80u);
+}
+
+TEST_CASE("only the radix key types take the onesweep path", "[radix][traits]")
+{
+  using sweep::detail::radix::is_radix_key;
+  REQUIRE(is_radix_key<int>);
+  REQUIRE(is_radix_key<bool>);
+  REQUIRE(is_radix_key<double>);
+  REQUIRE(is_radix_key<__half>);
+  REQUIRE_FALSE(is_radix_key<long double>);
+  struct custom
+  {
+    int x;
+  };
+  REQUIRE_FALSE(is_radix_key<custom>);
+}
+
+TEST_CASE("pass planning skips passes whose digit is constant", "[radix][plan]")
+{
+  using sweep::detail::radix::plan_passes;
+  const int passes = 4;
+  const std::size_t n = 1000;
+  std::vector<unsigned long long> hist(passes * 256, 0);
+  hist[0 * 256 + 3]   = 600; // pass 0: two digits
+  hist[0 * 256 + 200] = 400;
+  hist[1 * 256 + 0]   = n;   // pass 1: constant
+  hist[2 * 256 + 9]   = n;   // pass 2: constant
+  hist[3 * 256 + 1]   = 1;   // pass 3: two digits
+  hist[3 * 256 + 2]   = n - 1;
+  bool active[passes];
+  REQUIRE(plan_passes(hist.data(), passes, n, active) == 2);
+  REQUIRE(active[0]);
+  REQUIRE_FALSE(active[1]);
+  REQUIRE_FALSE(active[2]);
+  REQUIRE(active[3]);
+}
+
+TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[radix][plan]")
+{
+  using namespace sweep::detail::radix;
+  const std::size_t tile = 384 * 20;
+  const std::size_t p    = portion_keys(tile);
+  REQUIRE(p % tile == 0);
+  REQUIRE(p <= tile_word32_limit);
+  REQUIRE(p + tile > tile_word32_limit);
+}
