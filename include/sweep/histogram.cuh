@@ -1,0 +1,367 @@
+// sweep's histograms in Thrust's style: sweep::histogram_even, sweep::histogram_range and
+// sweep::histogram, customization points found by ADL on the execution policy.
+#pragma once
+
+#include <thrust/detail/execution_policy.h>
+#include <thrust/detail/temporary_array.h>
+#include <thrust/iterator/iterator_traits.h>
+#include <thrust/system/cuda/detail/execution_policy.h>
+#include <thrust/system/cuda/detail/util.h>
+#include <thrust/system/detail/sequential/execution_policy.h>
+#include <thrust/type_traits/unwrap_contiguous_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <vector>
+
+#include <sweep/detail/histogram/dispatch.cuh>
+#include <sweep/execution_policy.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+namespace histo
+{
+
+template <class It>
+using value_t = std::remove_cv_t<typename thrust::iterator_traits<It>::value_type>;
+
+template <class SampleIt, class CountIt>
+constexpr void check_types()
+{
+  static_assert(is_histogram_sample_v<value_t<SampleIt>>,
+                "sweep histograms take 8/16/32/64-bit integer, float or double samples");
+  static_assert(std::is_arithmetic_v<value_t<CountIt>>,
+                "the counts iterator must have an arithmetic value type (its counters' type)");
+}
+
+//! Temporary storage from a Thrust CUDA policy (its allocator if it has one), freed on every path.
+template <class Derived>
+class thrust_temp
+{
+public:
+  thrust_temp(Derived& policy, const temp_layout<8>& layout)
+      : storage_(0, policy, layout.total)
+      , layout_(layout)
+  {}
+  template <class T>
+  T* part(int index)
+  {
+    return layout_.total == 0
+           ? nullptr
+           : reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.data()) + layout_.offsets[index]);
+  }
+
+private:
+  thrust::detail::temporary_array<std::uint8_t, Derived> storage_;
+  temp_layout<8> layout_;
+};
+
+//! Runs `body(stream, make_temp)` for a sweep policy: temp from allocate_temporary, synchronized
+//! unless nosync.
+template <class Derived, class Body>
+__host__ void run_sweep(execution_policy<Derived>& policy, const char* what, Body&& body)
+{
+  body(stream_of(policy), [&policy](const temp_layout<8>& layout) {
+    return temp_storage<execution_policy<Derived>>(policy, layout);
+  });
+  synchronize_optional(policy, what);
+}
+
+//! The same for Thrust's CUDA policies (thrust::device, thrust::cuda::par(.on(s)), par_nosync).
+template <class Derived, class Body>
+__host__ void run_thrust(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what, Body&& body)
+{
+  Derived& derived = static_cast<Derived&>(policy);
+  body(thrust::cuda_cub::stream(policy), [&derived](const temp_layout<8>& layout) {
+    return thrust_temp<Derived>(derived, layout);
+  });
+  throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
+}
+
+} // namespace histo
+
+// ---- histogram_even ------------------------------------------------------------------------------
+
+template <class Runner, class InputIt, class CountIt, class LevelT>
+__host__ CountIt histogram_even_device(
+  Runner&& runner, InputIt first, InputIt last, CountIt counts, int num_bins, LevelT lower, LevelT upper)
+{
+  histo::check_types<InputIt, CountIt>();
+  using sample_t  = histo::value_t<InputIt>;
+  using counter_t = histo::value_t<CountIt>;
+  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
+  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
+  runner("sweep::histogram_even", [&](cudaStream_t stream, auto&& make_temp) {
+    histo::even_on_device<sample_t, counter_t>(stream, make_temp, samples, n, out, num_bins, lower, upper);
+  });
+  return counts + num_bins;
+}
+
+//! sweep policies: sweep's kernel on the policy's stream, temp from the policy.
+template <class Derived, class InputIt, class CountIt, class LevelT>
+__host__ CountIt histogram_even(execution_policy<Derived>& policy,
+                                InputIt first,
+                                InputIt last,
+                                CountIt counts,
+                                int num_bins,
+                                LevelT lower,
+                                LevelT upper)
+{
+  return histogram_even_device(
+    [&](const char* what, auto&& body) {
+      histo::run_sweep(policy, what, body);
+    },
+    first,
+    last,
+    counts,
+    num_bins,
+    lower,
+    upper);
+}
+
+//! Thrust's CUDA policies: sweep's kernel on the policy's stream, temp from the policy.
+template <class Derived, class InputIt, class CountIt, class LevelT>
+__host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& policy,
+                                InputIt first,
+                                InputIt last,
+                                CountIt counts,
+                                int num_bins,
+                                LevelT lower,
+                                LevelT upper)
+{
+  return histogram_even_device(
+    [&](const char* what, auto&& body) {
+      histo::run_thrust(policy, what, body);
+    },
+    first,
+    last,
+    counts,
+    num_bins,
+    lower,
+    upper);
+}
+
+//! Host policies (thrust::host, thrust::seq, thrust::cpp::par): the same bins, counted on the host.
+template <class Derived, class InputIt, class CountIt, class LevelT>
+__host__ CountIt histogram_even(thrust::system::detail::sequential::execution_policy<Derived>&,
+                                InputIt first,
+                                InputIt last,
+                                CountIt counts,
+                                int num_bins,
+                                LevelT lower,
+                                LevelT upper)
+{
+  histo::check_types<InputIt, CountIt>();
+  using op_t = histo::even_transform<histo::value_t<InputIt>, LevelT>;
+  if (const histo::arg_check c = op_t::check(num_bins, lower, upper); !c)
+  {
+    throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
+  }
+  histo::count_on_host<histo::value_t<CountIt>>(first, last, counts, num_bins, op_t::make(num_bins, lower, upper));
+  return counts + num_bins;
+}
+
+// ---- histogram_range -----------------------------------------------------------------------------
+
+template <class Runner, class InputIt, class LevelIt, class CountIt>
+__host__ CountIt histogram_range_device(
+  Runner&& runner, InputIt first, InputIt last, LevelIt levels_first, LevelIt levels_last, CountIt counts)
+{
+  histo::check_types<InputIt, CountIt>();
+  using sample_t             = histo::value_t<InputIt>;
+  using counter_t            = histo::value_t<CountIt>;
+  const auto n               = static_cast<std::uint64_t>(thrust::distance(first, last));
+  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(thrust::distance(levels_first, levels_last));
+  auto samples               = thrust::try_unwrap_contiguous_iterator(first);
+  auto levels                = thrust::try_unwrap_contiguous_iterator(levels_first);
+  auto out                   = thrust::try_unwrap_contiguous_iterator(counts);
+  runner("sweep::histogram_range", [&](cudaStream_t stream, auto&& make_temp) {
+    histo::range_on_device<sample_t, counter_t>(stream, make_temp, samples, n, levels, count, out);
+  });
+  return counts + (count - 1);
+}
+
+template <class Derived, class InputIt, class LevelIt, class CountIt>
+__host__ CountIt histogram_range(
+  execution_policy<Derived>& policy, InputIt first, InputIt last, LevelIt levels_first, LevelIt levels_last, CountIt counts)
+{
+  return histogram_range_device(
+    [&](const char* what, auto&& body) {
+      histo::run_sweep(policy, what, body);
+    },
+    first,
+    last,
+    levels_first,
+    levels_last,
+    counts);
+}
+
+template <class Derived, class InputIt, class LevelIt, class CountIt>
+__host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& policy,
+                                 InputIt first,
+                                 InputIt last,
+                                 LevelIt levels_first,
+                                 LevelIt levels_last,
+                                 CountIt counts)
+{
+  return histogram_range_device(
+    [&](const char* what, auto&& body) {
+      histo::run_thrust(policy, what, body);
+    },
+    first,
+    last,
+    levels_first,
+    levels_last,
+    counts);
+}
+
+template <class Derived, class InputIt, class LevelIt, class CountIt>
+__host__ CountIt histogram_range(thrust::system::detail::sequential::execution_policy<Derived>&,
+                                 InputIt first,
+                                 InputIt last,
+                                 LevelIt levels_first,
+                                 LevelIt levels_last,
+                                 CountIt counts)
+{
+  histo::check_types<InputIt, CountIt>();
+  using level_t = histo::value_t<LevelIt>;
+  const std::vector<level_t> levels(levels_first, levels_last);
+  if (const histo::arg_check c =
+        histo::check_levels(levels.data(), static_cast<std::ptrdiff_t>(levels.size()));
+      !c)
+  {
+    throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+  }
+  const int num_bins = static_cast<int>(levels.size()) - 1;
+  histo::count_on_host<histo::value_t<CountIt>>(
+    first, last, counts, num_bins, histo::range_transform<histo::value_t<InputIt>, level_t>{levels.data(), num_bins + 1});
+  return counts + num_bins;
+}
+
+// ---- histogram (bin indices) ---------------------------------------------------------------------
+
+template <class Runner, class InputIt, class CountIt>
+__host__ CountIt histogram_index_device(Runner&& runner, InputIt first, InputIt last, CountIt counts, int num_bins)
+{
+  histo::check_types<InputIt, CountIt>();
+  using sample_t  = histo::value_t<InputIt>;
+  using counter_t = histo::value_t<CountIt>;
+  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
+  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
+  runner("sweep::histogram", [&](cudaStream_t stream, auto&& make_temp) {
+    histo::index_on_device<sample_t, counter_t>(stream, make_temp, samples, n, out, num_bins);
+  });
+  return counts + num_bins;
+}
+
+template <class Derived, class InputIt, class CountIt>
+__host__ CountIt histogram(execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
+{
+  return histogram_index_device(
+    [&](const char* what, auto&& body) {
+      histo::run_sweep(policy, what, body);
+    },
+    first,
+    last,
+    counts,
+    num_bins);
+}
+
+template <class Derived, class InputIt, class CountIt>
+__host__ CountIt histogram(
+  thrust::cuda_cub::execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
+{
+  return histogram_index_device(
+    [&](const char* what, auto&& body) {
+      histo::run_thrust(policy, what, body);
+    },
+    first,
+    last,
+    counts,
+    num_bins);
+}
+
+template <class Derived, class InputIt, class CountIt>
+__host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<Derived>&,
+                           InputIt first,
+                           InputIt last,
+                           CountIt counts,
+                           int num_bins)
+{
+  histo::check_types<InputIt, CountIt>();
+  if (const histo::arg_check c = histo::check_num_bins(num_bins); !c)
+  {
+    throw_invalid_argument("sweep::histogram", c.argument, c.why);
+  }
+  histo::count_on_host<histo::value_t<CountIt>>(
+    first, last, counts, num_bins, histo::index_transform<histo::value_t<InputIt>>{num_bins});
+  return counts + num_bins;
+}
+
+} // namespace detail
+
+//! Counts samples into num_bins even bins over [lower, upper): bin i is [lower + i*w, lower +
+//! (i+1)*w), w = (upper - lower) / num_bins, with exactly the bins of
+//! cub::DeviceHistogram::HistogramEven (num_bins + 1 levels, LevelT as given). Samples outside
+//! [lower, upper) and NaN are not counted. counts[0, num_bins) is overwritten with counters of its
+//! own value type (int, unsigned, 64-bit). Samples: 8-64 bit integers, float, double; any
+//! random-access iterator accessible to `exec`'s system. sweep and Thrust CUDA policies run on the
+//! device on the policy's stream (synchronizing like Thrust unless nosync); host policies count on
+//! the host; another system may provide its own overload, found by ADL.
+//! Throws std::invalid_argument for num_bins <= 0, !(lower < upper) (NaN bounds), an infinite
+//! range, or num_bins not representable in the common sample/level type; thrust::system_error for
+//! CUDA errors; std::bad_alloc when temporary storage cannot be had. Returns counts + num_bins.
+template <class DerivedPolicy, class InputIt, class CountIt, class LevelT>
+__host__ CountIt histogram_even(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+                                InputIt first,
+                                InputIt last,
+                                CountIt counts,
+                                int num_bins,
+                                LevelT lower,
+                                LevelT upper)
+{
+  using sweep::detail::histogram_even;
+  return histogram_even(
+    thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, counts, num_bins, lower, upper);
+}
+
+//! Counts samples into the bins between consecutive levels [levels_first, levels_last), exactly as
+//! cub::DeviceHistogram::HistogramRange (sample converted to the level type, upper-bound search).
+//! Samples below the first level, at or above the last, and NaN are not counted. Writes
+//! num_levels - 1 counters and returns counts + num_levels - 1. The levels are read once on the
+//! host to check them (device policies: one stream synchronization). Throws std::invalid_argument
+//! for fewer than 2 levels, NaN levels or descending levels (equal neighbours make an empty bin).
+template <class DerivedPolicy, class InputIt, class LevelIt, class CountIt>
+__host__ CountIt histogram_range(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+                                 InputIt first,
+                                 InputIt last,
+                                 LevelIt levels_first,
+                                 LevelIt levels_last,
+                                 CountIt counts)
+{
+  using sweep::detail::histogram_range;
+  return histogram_range(
+    thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, levels_first, levels_last, counts);
+}
+
+//! Integer samples are bin indices: counts[i] = number of samples equal to i, for i in
+//! [0, num_bins); other samples are not counted. Throws std::invalid_argument for num_bins <= 0.
+//! Returns counts + num_bins.
+template <class DerivedPolicy, class InputIt, class CountIt>
+__host__ CountIt histogram(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+                           InputIt first,
+                           InputIt last,
+                           CountIt counts,
+                           int num_bins)
+{
+  using sweep::detail::histogram;
+  return histogram(thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, counts, num_bins);
+}
+
+} // namespace sweep
