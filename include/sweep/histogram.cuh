@@ -309,11 +309,14 @@ __host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<
 //! Counts samples into num_bins even bins over [lower, upper): bin i is [lower + i*w, lower +
 //! (i+1)*w), w = (upper - lower) / num_bins, with exactly the bins of
 //! cub::DeviceHistogram::HistogramEven (num_bins + 1 levels, LevelT as given). Samples outside
-//! [lower, upper) and NaN are not counted. counts[0, num_bins) is overwritten with counters of its
-//! own value type (int, unsigned, 64-bit). Samples: 8-64 bit integers, float, double; any
-//! random-access iterator accessible to `exec`'s system. sweep and Thrust CUDA policies run on the
-//! device on the policy's stream (synchronizing like Thrust unless nosync); host policies count on
-//! the host; another system may provide its own overload, found by ADL.
+//! [lower, upper) and NaN are not counted; every other sample is. (CUB 3.0.1 itself drops negative
+//! int8 samples and 16-bit samples whose bin index exceeds the sample type's maximum,
+//! NVIDIA/cccl#10977 and #10976; sweep counts them in the bins CUB's arithmetic assigns.)
+//! counts[0, num_bins) is overwritten with counters of its own value type (int, unsigned, 64-bit).
+//! Samples: 8-64 bit integers, float, double; any random-access iterator accessible to `exec`'s
+//! system. sweep and Thrust CUDA policies run on the device on the policy's stream (synchronizing
+//! like Thrust unless nosync); host policies count on the host; another system may provide its own
+//! overload, found by ADL.
 //! Throws std::invalid_argument for num_bins <= 0, !(lower < upper) (NaN bounds), an infinite
 //! range, or num_bins not representable in the common sample/level type; thrust::system_error for
 //! CUDA errors; std::bad_alloc when temporary storage cannot be had. Returns counts + num_bins.
@@ -333,7 +336,8 @@ __host__ CountIt histogram_even(const thrust::detail::execution_policy_base<Deri
 
 //! Counts samples into the bins between consecutive levels [levels_first, levels_last), exactly as
 //! cub::DeviceHistogram::HistogramRange (sample converted to the level type, upper-bound search).
-//! Samples below the first level, at or above the last, and NaN are not counted. Writes
+//! Samples below the first level, at or above the last, and NaN are not counted; every other
+//! sample is (unlike CUB 3.0.1 for int8 and 16-bit samples, see histogram_even). Writes
 //! num_levels - 1 counters and returns counts + num_levels - 1. The levels are read once on the
 //! host to check them (device policies: one stream synchronization). Throws std::invalid_argument
 //! for fewer than 2 levels, NaN levels or descending levels (equal neighbours make an empty bin).

@@ -12,6 +12,7 @@
 #include <thrust/transform.h>
 
 #include "common/test_utils.cuh"
+#include "cub_sample_loss.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -77,10 +78,22 @@ inline void check_cuda(cudaError_t e)
   REQUIRE(e == cudaSuccess);
 }
 
-//! cub::DeviceHistogram::HistogramEven into a fresh vector of Counter.
+//! cub::DeviceHistogram::HistogramEven into a fresh vector of Counter. Where CUB 3.0.1 would lose
+//! samples (cub_sample_loss.hpp: negative int8 samples, int16 bins past 32767), CUB is given the
+//! same values widened to int, so it remains a correct reference.
 template <class Counter, class T, class LevelT>
 thrust::device_vector<Counter> cub_even(const thrust::device_vector<T>& samples, int bins, LevelT lower, LevelT upper)
 {
+  if constexpr (cub_may_lose_samples_v<T>)
+  {
+    static_assert(std::is_same_v<std::common_type_t<LevelT, T>, std::common_type_t<LevelT, cub_widened_t>>,
+                  "widening the samples must not change CUB's common sample/level type");
+    if (cub_loses_samples<T>(bins))
+    {
+      const thrust::device_vector<cub_widened_t> widened(samples.begin(), samples.end());
+      return cub_even<Counter>(widened, bins, lower, upper);
+    }
+  }
   thrust::device_vector<Counter> out(bins);
   std::size_t bytes = 0;
   const T* d        = thrust::raw_pointer_cast(samples.data());
@@ -93,11 +106,21 @@ thrust::device_vector<Counter> cub_even(const thrust::device_vector<T>& samples,
   return out;
 }
 
+//! cub::DeviceHistogram::HistogramRange, with the same widening as cub_even.
 template <class Counter, class T, class LevelT>
 thrust::device_vector<Counter>
 cub_range(const thrust::device_vector<T>& samples, const thrust::device_vector<LevelT>& levels)
 {
   const int bins = static_cast<int>(levels.size()) - 1;
+  if constexpr (cub_may_lose_samples_v<T>)
+  {
+    // CUB converts each sample to LevelT before its search: the same value from T or from int.
+    if (cub_loses_samples<T>(bins))
+    {
+      const thrust::device_vector<cub_widened_t> widened(samples.begin(), samples.end());
+      return cub_range<Counter>(widened, levels);
+    }
+  }
   thrust::device_vector<Counter> out(bins);
   std::size_t bytes = 0;
   const T* d        = thrust::raw_pointer_cast(samples.data());

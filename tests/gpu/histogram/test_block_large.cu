@@ -93,28 +93,43 @@ TEST_CASE("block_histogram in a user kernel with partial tiles", "[histogram][bl
 
 namespace
 {
+// 2^32 + 2^23 + 4097 samples through an iterator: one in every 1000 is 200, the others are 7, so
+// bin 7 passes 2^32 (the H200 run of commit 51c68cc had n = 2^32 + 4097 with one in five at 200:
+// bin 7 then held 4/5 of n = 3435977114 < 2^32, correct, and the test's expectation was wrong).
+constexpr std::uint64_t large_n       = (std::uint64_t(1) << 32) + (std::uint64_t(1) << 23) + 4097;
+constexpr std::uint64_t large_stride  = 1000;
+constexpr std::uint64_t large_count_200 = (large_n + large_stride - 1) / large_stride; // i % 1000 == 0 in [0, n)
+constexpr std::uint64_t large_count_7   = large_n - large_count_200;
+static_assert(large_count_7 > (std::uint64_t(1) << 32), "the input must put more than 2^32 samples in bin 7");
+static_assert(large_count_7 == 4299056640ull, "n = 4303360001, 4303361 samples at 200");
+
 struct byte_of_index
 {
   __host__ __device__ std::uint8_t operator()(std::uint64_t i) const
   {
-    return (i % 5 == 0) ? std::uint8_t(200) : std::uint8_t(7);
+    return (i % large_stride == 0) ? std::uint8_t(200) : std::uint8_t(7);
   }
 };
 } // namespace
 
 TEST_CASE("histogram of more than 2^32 samples: a 64-bit bin passes 2^32", "[histogram][large]")
 {
-  const std::uint64_t n = (std::uint64_t(1) << 32) + 4097;
-  // Through an iterator (no memory needed): 4/5 of the samples are 7, 1/5 are 200.
+  const std::uint64_t n = large_n;
+  // Through an iterator (no memory needed).
   auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), byte_of_index{});
   thrust::device_vector<unsigned long long> counts(256 + 8);
   sweep_test::poison(counts);
   sweep::histogram_even(sweep::par, it, it + n, counts.begin(), 256, 0, 256);
   thrust::host_vector<unsigned long long> h(counts.begin(), counts.begin() + 256);
-  const std::uint64_t fifths = (n + 4) / 5; // indices divisible by 5 in [0, n)
-  CHECK(h[200] == fifths);
-  CHECK(h[7] == n - fifths);
+  CHECK(h[200] == large_count_200);
+  CHECK(h[7] == large_count_7);
   CHECK(h[7] > (std::uint64_t(1) << 32));
+  std::uint64_t others = 0;
+  for (int b = 0; b < 256; ++b)
+  {
+    others += (b == 7 || b == 200) ? 0 : h[b];
+  }
+  CHECK(others == 0);
   sweep_test::require_poison_intact(counts, 256, "large histogram");
 
   // From memory (the vector-load path), when the device has room: all samples one value.

@@ -191,3 +191,57 @@ TEST_CASE("histogram_even: bad arguments throw std::invalid_argument", "[histogr
   thrust::host_vector<int> hz = zeros;
   CHECK((hz[0] == 0 && hz[1] == 0 && hz[2] == 0 && hz[3] == 0));
 }
+
+TEST_CASE("histogram_even/range: negative int8 samples and int16 bins past 32767 are counted", "[histogram][even][range]")
+{
+  // Exact host references, not CUB: CUB 3.0.1 drops exactly these samples (cub_sample_loss.hpp).
+  // Every int8 value `copies` times, interleaved: each of 256 bins over [-128, 128) gets `copies`.
+  const int copies = 37;
+  std::vector<std::int8_t> bytes;
+  for (int k = 0; k < copies; ++k)
+  {
+    for (int v = -128; v < 128; ++v)
+    {
+      bytes.push_back(static_cast<std::int8_t>(v ^ (k & 0x55))); // a permutation of the 256 values
+    }
+  }
+  const thrust::device_vector<std::int8_t> d_bytes(bytes.begin(), bytes.end());
+  {
+    thrust::device_vector<unsigned> actual(256 + 8);
+    sweep_test::poison(actual);
+    sweep::histogram_even(sweep::par, d_bytes.begin(), d_bytes.end(), actual.begin(), 256, -128, 128);
+    const thrust::host_vector<unsigned> expected(256, copies);
+    thrust::host_vector<unsigned> got(actual.begin(), actual.begin() + 256);
+    sweep_test::require_bitwise_equal(expected, got, 256, "int8 even, every value");
+    sweep_test::require_poison_intact(actual, 256, "int8 even, every value");
+  }
+  {
+    // [-100, 100) in 7 bins: bin = (s + 100) * 7 / 200; samples outside are not counted.
+    thrust::device_vector<unsigned> actual(7 + 8);
+    sweep_test::poison(actual);
+    sweep::histogram_even(sweep::par, d_bytes.begin(), d_bytes.end(), actual.begin(), 7, -100, 100);
+    thrust::host_vector<unsigned> expected(7, 0);
+    for (int v = -100; v < 100; ++v)
+    {
+      expected[static_cast<std::size_t>((v + 100) * 7 / 200)] += copies;
+    }
+    thrust::host_vector<unsigned> got(actual.begin(), actual.begin() + 7);
+    sweep_test::require_bitwise_equal(expected, got, 7, "int8 even [-100, 100), 7 bins");
+    sweep_test::require_poison_intact(actual, 7, "int8 even [-100, 100), 7 bins");
+  }
+  // Every int16 value once, bins of width 1 over [-32768, 32768): bins 32768..65535 hold the
+  // non-negative values.
+  thrust::device_vector<std::int16_t> shorts(65536);
+  thrust::transform(thrust::device,
+                    thrust::counting_iterator<int>(0),
+                    thrust::counting_iterator<int>(65536),
+                    shorts.begin(),
+                    [] __device__(int i) { return static_cast<std::int16_t>(((i * 40503) & 0xffff) - 32768); });
+  thrust::device_vector<int> actual(65536 + 8);
+  sweep_test::poison(actual);
+  sweep::histogram_even(sweep::par, shorts.begin(), shorts.end(), actual.begin(), 65536, -32768, 32768);
+  const thrust::host_vector<int> ones(65536, 1);
+  thrust::host_vector<int> got(actual.begin(), actual.begin() + 65536);
+  sweep_test::require_bitwise_equal(ones, got, 65536, "int16 even, every value, 65536 bins");
+  sweep_test::require_poison_intact(actual, 65536, "int16 even, every value, 65536 bins");
+}

@@ -39,6 +39,9 @@ struct direct_mapping
 //! 8-bit samples: count the 256 raw byte values, and apply the transform to each raw value when the
 //! block flushes (as CUB does for 8-bit samples; the bins are the same since the transform is the
 //! same function of the value). Counting is then a byte extract and an atomic, whatever the op.
+//! The raw value is the byte read unsigned, so a negative int8 sample has a privatized bin in
+//! [128, 256) and is counted (CUB 3.0.1 takes `(int) sample`, negative, and drops it:
+//! NVIDIA/cccl#10977).
 template <class SampleT, class Op>
 struct raw_byte_mapping
 {
