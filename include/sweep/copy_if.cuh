@@ -29,14 +29,15 @@ template <class System>
 struct is_discard_iterator<thrust::discard_iterator<System>> : std::true_type
 {};
 
-//! remove_copy_if's predicate: the user's, negated.
+//! remove_copy_if's predicate: the user's, negated. Not const: like Thrust, sweep accepts
+//! predicates whose operator() is not const (the kernel calls a mutable copy).
 template <class Pred>
 struct select_negated
 {
   Pred pred;
 
   template <class Arg>
-  __host__ __device__ bool operator()(Arg&& arg) const
+  __host__ __device__ bool operator()(Arg&& arg)
   {
     return !static_cast<bool>(pred(std::forward<Arg>(arg)));
   }

@@ -248,3 +248,37 @@ TEST_CASE("copy_if into a discard_iterator returns the count", "[copy_if][iterat
     CHECK(actual_s == expected_s);
   }
 }
+
+namespace
+{
+// Thrust's own tests use predicates like this one: operator() is not const.
+struct mutable_is_odd
+{
+  __host__ __device__ bool operator()(int x)
+  {
+    return (x & 1) != 0;
+  }
+};
+} // namespace
+
+TEST_CASE("copy_if and remove_copy_if accept predicates whose operator() is not const", "[copy_if][iterators]")
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  const std::size_t n      = 100003;
+  auto input               = sweep_test::random_vector<int>(n, seed);
+  thrust::device_vector<int> expected(n), actual(n);
+  for (bool remove : {false, true})
+  {
+    INFO("remove_copy_if = " << remove << ", seed = " << seed);
+    sweep_test::poison(expected);
+    sweep_test::poison(actual);
+    auto e = remove ? thrust::remove_copy_if(thrust::device, input.begin(), input.end(), expected.begin(), mutable_is_odd{})
+                    : thrust::copy_if(thrust::device, input.begin(), input.end(), expected.begin(), mutable_is_odd{});
+    auto a = remove ? thrust::remove_copy_if(sweep::par, input.begin(), input.end(), actual.begin(), mutable_is_odd{})
+                    : thrust::copy_if(sweep::par, input.begin(), input.end(), actual.begin(), mutable_is_odd{});
+    const std::size_t count = static_cast<std::size_t>(e - expected.begin());
+    REQUIRE(static_cast<std::size_t>(a - actual.begin()) == count);
+    sweep_test::require_bitwise_equal(expected, actual, count, "mutable predicate");
+    sweep_test::require_poison_intact(actual, count, "mutable predicate");
+  }
+}
