@@ -84,7 +84,8 @@ TEST_CASE("sort patterns: sorted, reverse, all equal, skewed, small range", "[so
 TEST_CASE("pass skipping on and off give the same result", "[sort][skip]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  const std::size_t n      = std::size_t(1) << 20;
+  // At least pass_skip_min_keys, so that "on" really skips the six trivial passes.
+  const std::size_t n      = sweep::detail::radix::pass_skip_min_keys + 12345;
   thrust::device_vector<std::uint64_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
   auto& flag = sweep::detail::radix::pass_skipping_enabled();

@@ -139,3 +139,33 @@ TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[rad
   REQUIRE(p <= tile_word32_limit);
   REQUIRE(p + tile > tile_word32_limit);
 }
+
+namespace
+{
+template <class Key, bool Descending>
+void require_padding_is_all_ones()
+{
+  using traits = key_traits<Key>;
+  REQUIRE(traits::template ordered<Descending>(traits::template padding_bits<Descending>()) == traits::all_ones);
+}
+} // namespace
+
+TEST_CASE("partial-tile padding has all-ones ordered bits", "[radix][traits]")
+{
+  require_padding_is_all_ones<std::uint8_t, false>();
+  require_padding_is_all_ones<std::uint8_t, true>();
+  require_padding_is_all_ones<bool, false>();
+  require_padding_is_all_ones<bool, true>();
+  require_padding_is_all_ones<std::int16_t, false>();
+  require_padding_is_all_ones<std::int16_t, true>();
+  require_padding_is_all_ones<std::uint32_t, false>();
+  require_padding_is_all_ones<std::uint32_t, true>();
+  require_padding_is_all_ones<std::int32_t, false>();
+  require_padding_is_all_ones<std::int32_t, true>();
+  require_padding_is_all_ones<float, false>();
+  require_padding_is_all_ones<float, true>();
+  require_padding_is_all_ones<std::int64_t, false>();
+  require_padding_is_all_ones<std::int64_t, true>();
+  require_padding_is_all_ones<double, false>();
+  require_padding_is_all_ones<double, true>();
+}

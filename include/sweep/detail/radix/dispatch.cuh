@@ -117,15 +117,23 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), static_cast<std::size_t>(tile));
   const std::size_t counters    = static_cast<std::size_t>(passes) * portions;
 
-  // Everything is allocated here, before any kernel runs.
+  // Tile states: when small, one per pass, all cleared by the one memset below together with the
+  // histogram and tile counters (one launch instead of one per pass); otherwise a single one,
+  // cleared before each (pass, portion) launch.
+  const std::size_t state_bytes  = pass_state::bytes(max_tiles, radix_digits);
+  const bool state_per_pass      = portions == 1 && passes * state_bytes <= state_upfront_max_bytes;
+  const std::size_t state_copies = state_per_pass ? static_cast<std::size_t>(passes) : 1;
+
+  // Everything is allocated here, before any kernel runs. hist_and_counters and state_words are
+  // adjacent, so that one memset clears both.
   enum part : int
   {
     alt_keys,
     alt_values, // direct: the second value buffer; index: positions buffer B
     positions,  // index: positions buffer A
     value_copy, // index: the values, copied once for the final gather
-    hist_and_counters,
     bins,
+    hist_and_counters,
     state_words,
   };
   temp_layout<8> layout;
@@ -133,19 +141,20 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   layout.add(has_values ? n * sizeof(moved_type) : 0);
   layout.add(Mode == value_mode::index ? n * sizeof(std::uint32_t) : 0);
   layout.add(Mode == value_mode::index ? n * sizeof(value_type) : 0);
-  layout.add((passes * radix_digits + counters) * sizeof(unsigned long long));
   layout.add(passes * 2 * radix_digits * sizeof(unsigned long long));
-  layout.add(tile_state<std::uint32_t>::bytes(max_tiles, radix_digits));
+  layout.add((passes * radix_digits + counters) * sizeof(unsigned long long));
+  layout.add(state_copies * state_bytes);
   temp_storage<execution_policy<Derived>> temp(policy, layout);
 
   unsigned long long* hist     = temp.template part<unsigned long long>(hist_and_counters);
   unsigned long long* counter0 = hist + passes * radix_digits;
   unsigned long long* bin_data = temp.template part<unsigned long long>(bins);
-  tile_state<std::uint32_t> state;
-  state.words = temp.template part<std::uint32_t>(state_words);
-  state.slots = radix_digits;
+  std::uint32_t* state_data    = temp.template part<std::uint32_t>(state_words);
 
-  throw_on_error(cudaMemsetAsync(hist, 0, layout.sizes[hist_and_counters], stream), "sweep::sort: memset");
+  const std::size_t cleared = state_per_pass ? layout.offsets[state_words] + layout.sizes[state_words]
+                                                 - layout.offsets[hist_and_counters]
+                                             : layout.sizes[hist_and_counters];
+  throw_on_error(cudaMemsetAsync(hist, 0, cleared, stream), "sweep::sort: memset");
   {
     constexpr int threads = tuning::histogram_threads;
     const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_items;
@@ -199,7 +208,17 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
       const std::size_t begin = portion * per_portion;
       const std::size_t count = std::min(per_portion, n - begin);
       const std::size_t tiles = ceil_div(count, static_cast<std::size_t>(tile));
-      throw_on_error(state.clear_async(tiles, stream), "sweep::sort: tile state clear");
+      pass_state state;
+      state.slots = radix_digits;
+      if (state_per_pass)
+      {
+        state.words = state_data + static_cast<std::size_t>(pass) * (state_bytes / sizeof(std::uint32_t));
+      }
+      else
+      {
+        state.words = state_data;
+        throw_on_error(state.clear_async(tiles, stream), "sweep::sort: tile state clear");
+      }
       pass_args<Key, moved_type> args;
       args.keys_in      = key_buf[current];
       args.keys_out     = key_buf[1 - current];
@@ -212,7 +231,8 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
       args.tile_counter = counter0 + pass * portions + portion;
       args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
-      onesweep_pass_kernel<Key, moved_type, has_values, Descending, tuning::threads, tuning::items>
+      onesweep_pass_kernel<Key, moved_type, has_values, Descending, tuning::threads, tuning::items,
+                           tuning::min_blocks>
         <<<static_cast<unsigned>(tiles), tuning::threads, 0, stream>>>(args);
       check_launch("sweep::sort: onesweep pass kernel");
     }

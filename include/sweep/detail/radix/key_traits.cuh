@@ -155,6 +155,25 @@ struct key_traits
     return t;
   }
 
+  //! Raw bits whose ordered<Descending> bits are all ones (digit 255 in every pass): the padding
+  //! of a partial tile, which ranks after every real key.
+  template <bool Descending>
+  __host__ __device__ static constexpr bits_type padding_bits()
+  {
+    if constexpr (kind == key_kind::signed_integer)
+    {
+      return Descending ? high_bit : static_cast<bits_type>(all_ones ^ high_bit);
+    }
+    else if constexpr (kind == key_kind::floating_point)
+    {
+      return Descending ? all_ones : static_cast<bits_type>(all_ones ^ high_bit);
+    }
+    else
+    {
+      return Descending ? bits_type(0) : all_ones;
+    }
+  }
+
   //! The 8-bit digit of pass `pass` (pass 0 = least significant byte).
   template <bool Descending>
   __host__ __device__ static constexpr std::uint32_t digit(bits_type b, int pass)

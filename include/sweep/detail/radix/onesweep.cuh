@@ -27,6 +27,10 @@ struct no_value
 
 //! Arguments of one pass over one portion of the input (a portion is at most portion_keys keys so
 //! that every per-digit count fits the 30-bit value of a uint32 tile-state word).
+//! The tile state of a digit pass: counts only, so relaxed ordering suffices (see tile_state.cuh:
+//! readers use nothing but the value in the word they read, and status and value are one atomic word).
+using pass_state = tile_state<std::uint32_t, tile_ordering::relaxed>;
+
 template <class Key, class Value>
 struct pass_args
 {
@@ -37,7 +41,7 @@ struct pass_args
   std::size_t begin; // first key of this portion
   std::size_t count; // keys in this portion
   int pass;          // digit: bits [8 * pass, 8 * pass + 8) of the ordered key
-  tile_state<std::uint32_t> state;            // tiles x 256 slots, cleared before the launch
+  pass_state state;                           // tiles x 256 slots, cleared before the launch
   unsigned long long* tile_counter;           // zeroed before the launch
   const unsigned long long* bins_in;          // global start of each digit for this portion
   unsigned long long* bins_out;               // bins_in + this portion's digit counts (last tile writes)
@@ -68,17 +72,73 @@ struct onesweep_pass
   };
 };
 
+//! The lanes of the calling warp whose 8-bit digit equals this lane's `digit`, by one ballot per bit
+//! (8 ballots, a fixed cost). The hardware __match_any_sync gets slower the more distinct values a
+//! warp holds: at 2^28 uniform keys (up to 32 distinct digits a warp) a pass took ~2.9 ms with it,
+//! ~1.85 ms with this. (With only four distinct keys match.any was the cheaper one: ~1.4 ms a pass
+//! against ~1.7 ms; docs/perf-sort.md.)
+__device__ __forceinline__ unsigned match_digit(std::uint32_t digit)
+{
+  constexpr unsigned full = 0xffffffffu;
+  unsigned peers          = full;
+#pragma unroll
+  for (int bit = 0; bit < 8; ++bit)
+  {
+    const bool set       = (digit >> bit) & 1u;
+    const unsigned votes = __ballot_sync(full, set);
+    peers &= set ? votes : ~votes;
+  }
+  return peers;
+}
+
+//! Per-digit decoupled look-back of thread `digit` (onesweep: thread d owns digit d), tile > 0.
+//! The caller has already published this tile's aggregate and issued the load of the nearest
+//! predecessor's word (`first`), so that its latency overlaps the block scan and the shared-memory
+//! placement of the keys. Walks back one predecessor at a time, adding aggregates, until an
+//! inclusive prefix; then publishes this tile's inclusive prefix and returns the exclusive one.
+//! Relaxed loads and stores (pass_state): only the counts in the words are used.
+__device__ inline std::uint32_t digit_lookback(const pass_state& state,
+                                               std::size_t tile,
+                                               std::uint32_t digit,
+                                               std::uint32_t aggregate,
+                                               std::uint32_t first)
+{
+  using packing            = tile_word<std::uint32_t>;
+  std::uint32_t exclusive  = 0;
+  std::size_t pred         = tile - 1;
+  std::uint32_t word       = first;
+  while (true)
+  {
+    // Spin until the predecessor has published something; it is already running (block_next_tile).
+    while (packing::status(word) == tile_status::invalid)
+    {
+      word = state.load(pred, digit);
+    }
+    exclusive += packing::value(word);
+    if (packing::status(word) == tile_status::inclusive)
+    {
+      break;
+    }
+    --pred; // tile 0 always publishes inclusive, so pred never goes below 0
+    word = state.load(pred, digit);
+  }
+  state.publish_inclusive(tile, digit, exclusive + aggregate);
+  return exclusive;
+}
+
 //! One digit pass. Launched with one block per tile of the portion; blocks take tile indices in
 //! start order (block_next_tile), so a tile only waits in its look-back on tiles already running.
 //! Invariant kept by every tile: its digit-d keys go to global positions
 //!   bins_in[d] + (digit-d keys in earlier tiles) + (digit-d keys before it in this tile),
 //! i.e. a stable counting sort by the pass's digit.
-template <class Key, class Value, bool HasValues, bool Descending, int Threads, int Items>
-__global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, Value> args)
+//! Two blocks per SM (MinBlocks): while one block waits in its look-back the other streams keys.
+template <class Key, class Value, bool HasValues, bool Descending, int Threads, int Items, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_args<Key, Value> args)
 {
   using config    = onesweep_pass<Key, Value, HasValues, Descending, Threads, Items>;
   using traits    = typename config::traits;
   using bits_type = typename config::bits_type;
+  using packing   = tile_word<std::uint32_t>;
   constexpr int tile       = config::tile;
   constexpr int warp_items = config::warp_items;
   constexpr unsigned full  = 0xffffffffu;
@@ -89,6 +149,7 @@ __global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, V
   const int tid  = static_cast<int>(threadIdx.x);
   const int lane = tid % 32;
   const int warp = tid / 32;
+  const int pass = args.pass;
 
   for (int i = tid; i < config::warps * radix_digits / 2; i += Threads)
   {
@@ -101,54 +162,73 @@ __global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, V
   const int valid              = left < static_cast<std::size_t>(tile) ? static_cast<int>(left) : tile;
   const bool full_tile         = valid == tile;
 
+  // Issued now, used after the look-back: the digit's global start for this portion.
+  unsigned long long digit_start = 0;
+  if (tid < radix_digits)
+  {
+    digit_start = args.bins_in[tid];
+  }
+
   // Load: warp w owns keys [w * warp_items, (w + 1) * warp_items) of the tile, lane l holds keys
-  // i * 32 + l of that range (coalesced). Positions past `valid` are padding with digit 255; they
-  // rank after every real key of the tile and are neither counted nor stored.
+  // i * 32 + l of that range (coalesced, all Items loads in flight at once). Positions past `valid`
+  // are padding with all-ones ordered bits (digit 255): they rank after every real key of the tile
+  // and are neither counted nor stored. Digits are recomputed from the key bits where needed
+  // (a shift and a mask for integers) rather than held in registers.
   const std::size_t warp_first = args.begin + tile_begin + static_cast<std::size_t>(warp) * warp_items + lane;
   const int local_first        = warp * warp_items + lane;
   bits_type keys[Items];
-  std::uint32_t digits[Items];
-#pragma unroll
-  for (int i = 0; i < Items; ++i)
+  if (full_tile)
   {
-    if (full_tile || local_first + i * 32 < valid)
+#pragma unroll
+    for (int i = 0; i < Items; ++i)
     {
-      keys[i]   = traits::to_bits(args.keys_in[warp_first + i * 32]);
-      digits[i] = traits::template digit<Descending>(keys[i], args.pass);
+      keys[i] = traits::to_bits(args.keys_in[warp_first + i * 32]);
     }
-    else
+  }
+  else
+  {
+    constexpr bits_type pad = traits::template padding_bits<Descending>();
+#pragma unroll
+    for (int i = 0; i < Items; ++i)
     {
-      keys[i]   = 0;
-      digits[i] = radix_digits - 1;
+      keys[i] = local_first + i * 32 < valid ? traits::to_bits(args.keys_in[warp_first + i * 32]) : pad;
     }
   }
 
   // Rank within the warp (warp-level multi-split): the lanes holding the same digit find each other
-  // with match.any; the highest of them bumps the warp's counter for that digit once by the group
+  // (match_digit); the highest of them bumps the warp's counter for that digit once by the group
   // size and broadcasts the old count. Items are visited in key order (i, then lane), so ranks are
   // stable.
-  std::uint32_t ranks[Items];
+  // Ranks are < 2^16 (tile < 65536): two per register, which keeps the kernel within the register
+  // budget of two blocks per SM. ranks[i / 2] holds item i in its (i % 2)-th half.
+  std::uint32_t ranks[(Items + 1) / 2];
   const unsigned lanes_below = (1u << lane) - 1u;
+  std::uint16_t* my_counts   = smem.warp_counts[warp];
 #pragma unroll
   for (int i = 0; i < Items; ++i)
   {
-    const unsigned peers = __match_any_sync(full, digits[i]);
-    const int leader     = 31 - __clz(peers);
-    std::uint32_t before = 0;
+    const std::uint32_t d = traits::template digit<Descending>(keys[i], pass);
+    const unsigned peers  = match_digit(d);
+    const int leader      = 31 - __clz(peers);
+    std::uint32_t before  = 0;
     if (lane == leader)
     {
-      before = smem.warp_counts[warp][digits[i]];
-      smem.warp_counts[warp][digits[i]] = static_cast<std::uint16_t>(before + __popc(peers));
+      before       = my_counts[d];
+      my_counts[d] = static_cast<std::uint16_t>(before + __popc(peers));
     }
     before   = __shfl_sync(full, before, leader);
-    ranks[i] = before + __popc(peers & lanes_below);
+    const std::uint32_t rank = before + __popc(peers & lanes_below);
+    ranks[i / 2]             = i % 2 == 0 ? rank : ranks[i / 2] | (rank << 16);
     __syncwarp(); // the counter write is visible to the next item's leader, whichever lane it is
   }
   __syncthreads(); // all warps' counts are final
 
-  // Thread d < 256 owns digit d: warp counts -> exclusive offsets across warps; the block-wide
-  // exclusive scan over digits gives the digit's first position in the tile.
+  // Thread d < 256 owns digit d: warp counts -> exclusive offsets across warps; then it publishes
+  // the tile's count of d at once (successors can walk past it) and issues the load of the nearest
+  // predecessor's word, whose latency the block scan and the key placement below hide.
   std::uint32_t digit_count = 0;
+  std::uint32_t real        = 0;
+  std::uint32_t first_word  = 0;
   if (tid < radix_digits)
   {
 #pragma unroll
@@ -158,59 +238,77 @@ __global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, V
       smem.warp_counts[w][tid] = static_cast<std::uint16_t>(digit_count);
       digit_count += c;
     }
-  }
-  std::uint32_t digit_offset = 0;
-  config::block_scan(smem.scan).ExclusiveSum(digit_count, digit_offset);
-
-  if (tid < radix_digits)
-  {
     // The tile's real keys of digit d (padding was counted under digit 255).
-    const std::uint32_t real = tid == radix_digits - 1 ? digit_count - static_cast<std::uint32_t>(tile - valid)
-                                                       : digit_count;
-    std::uint32_t before_tile = 0;
+    real = tid == radix_digits - 1 ? digit_count - static_cast<std::uint32_t>(tile - valid) : digit_count;
     if (tile_index == 0)
     {
       args.state.publish_inclusive(0, static_cast<std::uint32_t>(tid), real);
+      first_word = packing::pack(tile_status::inclusive, 0);
     }
     else
     {
-      // Publishes `real` with release, then walks back with acquire loads (tile_state.cuh).
-      before_tile = thread_lookback(args.state, tile_index, static_cast<std::uint32_t>(tid), real);
+      args.state.publish_aggregate(tile_index, static_cast<std::uint32_t>(tid), real);
+      first_word = args.state.load(tile_index - 1, static_cast<std::uint32_t>(tid));
     }
-    const unsigned long long global = args.bins_in[tid] + before_tile;
-    smem.scatter_base[tid]          = global - digit_offset; // unsigned wrap-around is intended
-    if (tile_index == (args.count - 1) / tile)
-    {
-      // The last tile knows the portion's totals: the next portion's digit starts.
-      args.bins_out[tid] = global + real;
-    }
+  }
+  std::uint32_t digit_offset = 0;
+  config::block_scan(smem.scan).ExclusiveSum(digit_count, digit_offset);
+  if (tid < radix_digits)
+  {
 #pragma unroll
     for (int w = 0; w < config::warps; ++w)
     {
       smem.warp_counts[w][tid] = static_cast<std::uint16_t>(smem.warp_counts[w][tid] + digit_offset);
     }
   }
-  __syncthreads(); // tile offsets and scatter bases are final
+  __syncthreads(); // tile offsets of every (warp, digit) are final
 
+  // Place the tile in digit order in shared memory; ranks become tile positions.
 #pragma unroll
   for (int i = 0; i < Items; ++i)
   {
-    ranks[i] += smem.warp_counts[warp][digits[i]];
-    tile_keys[ranks[i]] = keys[i];
+    const std::uint32_t d = traits::template digit<Descending>(keys[i], pass);
+    const std::uint32_t pos = ((ranks[i / 2] >> (16 * (i % 2))) & 0xffffu) + my_counts[d];
+    ranks[i / 2] = i % 2 == 0 ? (ranks[i / 2] & 0xffff0000u) | pos : (ranks[i / 2] & 0xffffu) | (pos << 16);
+    tile_keys[pos] = keys[i];
   }
-  __syncthreads(); // the tile is in digit order in shared memory
+
+  if (tid < radix_digits)
+  {
+    const std::uint32_t before_tile =
+      tile_index == 0 ? 0u
+                      : digit_lookback(args.state, tile_index, static_cast<std::uint32_t>(tid), real, first_word);
+    const unsigned long long global = digit_start + before_tile;
+    smem.scatter_base[tid]          = global - digit_offset; // unsigned wrap-around is intended
+    if (tile_index == (args.count - 1) / tile)
+    {
+      // The last tile knows the portion's totals: the next portion's digit starts.
+      args.bins_out[tid] = global + real;
+    }
+  }
+  __syncthreads(); // the tile is in digit order in shared memory and the scatter bases are final
 
   // Store: consecutive threads write consecutive keys of one digit run to consecutive addresses.
-  std::uint8_t out_digits[Items];
+  // Values need the digits again after the exchange buffer is reused: four 8-bit digits a word.
+  constexpr int digit_words = HasValues ? (Items + 3) / 4 : 1;
+  std::uint32_t out_digits[digit_words];
+#pragma unroll
+  for (int k = 0; k < digit_words; ++k)
+  {
+    out_digits[k] = 0;
+  }
 #pragma unroll
   for (int j = 0; j < Items; ++j)
   {
     const int idx = j * Threads + tid;
     if (full_tile || idx < valid)
     {
-      const bits_type b = tile_keys[idx];
-      const std::uint32_t d = traits::template digit<Descending>(b, args.pass);
-      out_digits[j]         = static_cast<std::uint8_t>(d);
+      const bits_type b     = tile_keys[idx];
+      const std::uint32_t d = traits::template digit<Descending>(b, pass);
+      if constexpr (HasValues)
+      {
+        out_digits[j / 4] |= d << (8 * (j % 4));
+      }
       Key key;
       memcpy(&key, &b, sizeof(Key));
       args.keys_out[smem.scatter_base[d] + idx] = key;
@@ -243,7 +341,7 @@ __global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, V
     {
       if (full_tile || local_first + i * 32 < valid)
       {
-        tile_values[ranks[i]] = values[i];
+        tile_values[(ranks[i / 2] >> (16 * (i % 2))) & 0xffffu] = values[i];
       }
     }
     __syncthreads();
@@ -253,7 +351,8 @@ __global__ void __launch_bounds__(Threads) onesweep_pass_kernel(pass_args<Key, V
       const int idx = j * Threads + tid;
       if (full_tile || idx < valid)
       {
-        args.values_out[smem.scatter_base[out_digits[j]] + idx] = tile_values[idx];
+        const std::uint32_t d = (out_digits[j / 4] >> (8 * (j % 4))) & 0xffu;
+        args.values_out[smem.scatter_base[d] + idx] = tile_values[idx];
       }
     }
   }

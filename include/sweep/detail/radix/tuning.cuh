@@ -23,6 +23,9 @@ struct onesweep_tuning
   static constexpr std::size_t wide = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
   static constexpr int items       = wide <= 4 ? 20 : 12;
   static constexpr int tile_items  = threads * items;
+  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): two, so that one
+  // block's look-back wait is covered by the other's loads and stores.
+  static constexpr int min_blocks  = 2;
 
   // Upfront histogram: blocks of 512 threads, each thread reads `histogram_items` keys per round.
   static constexpr int histogram_threads = 512;
@@ -34,9 +37,14 @@ struct onesweep_tuning
   static constexpr int small_tile    = small_threads * small_items;
 };
 
-//! Above this many keys, the host reads the upfront histogram back to skip passes whose digit is
-//! the same for every key (one small D2H copy and one stream synchronization).
-constexpr std::size_t pass_skip_min_keys = std::size_t(1) << 17;
+//! From this many keys on, the host reads the upfront histogram back to skip passes whose digit is
+//! the same for every key (one small D2H copy and one stream synchronization, ~10-20 us). Below it
+//! a pass costs about as much as that round trip, so every pass runs and the call never blocks.
+constexpr std::size_t pass_skip_min_keys = std::size_t(1) << 22;
+
+//! Up to this many bytes of tile state, every pass gets its own, cleared once at the start of the
+//! call together with the histogram (saves one memset launch per pass on small inputs).
+constexpr std::size_t state_upfront_max_bytes = std::size_t(4) << 20;
 
 } // namespace radix
 } // namespace detail
