@@ -2,6 +2,7 @@
 // input and require bitwise-identical keys (and values).
 #pragma once
 
+#include <sweep/detail/radix/tuning.cuh>
 #include <sweep/sort.cuh>
 
 #include <thrust/device_vector.h>
@@ -18,8 +19,8 @@
 namespace sweep_sort_test
 {
 
-//! One tile of the onesweep pass for 4-byte keys (384 x 20); edge sizes are built around it.
-constexpr std::size_t tile_items = 384 * 20;
+//! One tile of the onesweep pass for 4-byte keys only; edge sizes are built around it.
+constexpr std::size_t tile_items = sweep::detail::radix::onesweep_tuning<4, 0>::tile_items;
 
 //! Sizes for key-type sweeps: the edge sizes plus a few around the single-block limit.
 inline std::vector<std::size_t> sizes()

@@ -133,11 +133,13 @@ TEST_CASE("pass planning skips passes whose digit is constant", "[radix][plan]")
 TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[radix][plan]")
 {
   using namespace sweep::detail::radix;
-  const std::size_t tile = 384 * 20;
-  const std::size_t p    = portion_keys(tile);
-  REQUIRE(p % tile == 0);
-  REQUIRE(p <= tile_word32_limit);
-  REQUIRE(p + tile > tile_word32_limit);
+  for (const std::size_t tile : {std::size_t(384 * 12), std::size_t(384 * 20), std::size_t(384 * 23)})
+  {
+    const std::size_t p = portion_keys(tile);
+    REQUIRE(p % tile == 0);
+    REQUIRE(p <= tile_word32_limit);
+    REQUIRE(p + tile > tile_word32_limit);
+  }
 }
 
 namespace
