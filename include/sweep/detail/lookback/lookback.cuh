@@ -108,22 +108,24 @@ warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::ui
   return exclusive;
 }
 
-//! One thread's decoupled look-back for one slot (onesweep: thread d owns digit d). Same protocol as
-//! warp_lookback, walking one predecessor at a time; returns the exclusive prefix. Tile 0 must
-//! publish_inclusive itself.
+//! The walk of one thread's decoupled look-back for one slot (onesweep: thread d owns digit d), for
+//! callers that have already published this tile's aggregate and issued the load of the nearest
+//! predecessor's word (`first`, the word of tile - 1), so that its latency overlaps other work.
+//! Walks back one predecessor at a time, adding aggregates, until an inclusive prefix; publishes this
+//! tile's inclusive prefix and returns the exclusive one. tile > 0; tile 0 publishes inclusive itself
+//! (it always does, so the walk never passes tile 0).
 template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
-__device__ Word
-thread_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+__device__ Word thread_lookback_walk(
+  const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate, Word first)
 {
-  using packing = tile_word<Word>;
-  state.publish_aggregate(tile, slot, aggregate);
-  Word exclusive = 0;
-  std::size_t pred = tile;
+  using packing    = tile_word<Word>;
+  Word exclusive   = 0;
+  std::size_t pred = tile - 1;
+  Word word        = first;
   lookback_backoff<BackoffNs> backoff;
-  while (pred > 0)
+  while (true)
   {
-    --pred;
-    Word word = state.load(pred, slot);
+    // Spin until the predecessor has published something; it is already running (block_next_tile).
     while (packing::status(word) == tile_status::invalid)
     {
       backoff();
@@ -134,6 +136,8 @@ thread_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::
     {
       break;
     }
+    --pred;
+    word = state.load(pred, slot);
   }
   state.publish_inclusive(tile, slot, exclusive + aggregate);
   return exclusive;

@@ -79,41 +79,6 @@ struct onesweep_pass
   };
 };
 
-//! Per-digit decoupled look-back of thread `digit` (onesweep: thread d owns digit d), tile > 0.
-//! The caller has already published this tile's aggregate and issued the load of the nearest
-//! predecessor's word (`first`), so that its latency overlaps the block scan and the shared-memory
-//! placement of the keys. Walks back one predecessor at a time, adding aggregates, until an
-//! inclusive prefix; then publishes this tile's inclusive prefix and returns the exclusive one.
-//! Relaxed loads and stores (pass_state): only the counts in the words are used.
-__device__ inline std::uint32_t digit_lookback(const pass_state& state,
-                                               std::size_t tile,
-                                               std::uint32_t digit,
-                                               std::uint32_t aggregate,
-                                               std::uint32_t first)
-{
-  using packing            = tile_word<std::uint32_t>;
-  std::uint32_t exclusive  = 0;
-  std::size_t pred         = tile - 1;
-  std::uint32_t word       = first;
-  while (true)
-  {
-    // Spin until the predecessor has published something; it is already running (block_next_tile).
-    while (packing::status(word) == tile_status::invalid)
-    {
-      word = state.load(pred, digit);
-    }
-    exclusive += packing::value(word);
-    if (packing::status(word) == tile_status::inclusive)
-    {
-      break;
-    }
-    --pred; // tile 0 always publishes inclusive, so pred never goes below 0
-    word = state.load(pred, digit);
-  }
-  state.publish_inclusive(tile, digit, exclusive + aggregate);
-  return exclusive;
-}
-
 //! One digit pass. Launched with one block per tile of the portion; blocks take tile indices in
 //! start order (block_next_tile), so a tile only waits in its look-back on tiles already running.
 //! Invariant kept by every tile: its digit-d keys go to global positions
@@ -285,7 +250,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_
   {
     const std::uint32_t before_tile =
       tile_index == 0 ? 0u
-                      : digit_lookback(args.state, tile_index, static_cast<std::uint32_t>(tid), real, first_word);
+                      : thread_lookback_walk(args.state, tile_index, static_cast<std::uint32_t>(tid), real, first_word);
     const unsigned long long global = digit_start + before_tile;
     smem.scatter_base[tid]          = global - digit_offset; // unsigned wrap-around is intended
     if (tile_index == (args.count - 1) / tile)
