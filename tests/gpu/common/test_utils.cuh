@@ -228,6 +228,20 @@ inline std::vector<std::size_t> edge_sizes(std::size_t tile_items)
   return sizes;
 }
 
+//! A non-blocking stream for one test, destroyed at the end of its scope.
+struct stream_guard
+{
+  cudaStream_t stream{};
+  stream_guard()
+  {
+    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+  }
+  ~stream_guard()
+  {
+    cudaStreamDestroy(stream);
+  }
+};
+
 //! Whether this device has room for a test of `bytes` bytes of device memory (with headroom).
 inline bool device_has_memory(std::size_t bytes)
 {

@@ -20,18 +20,7 @@
 
 namespace
 {
-struct stream_guard
-{
-  cudaStream_t stream{};
-  stream_guard()
-  {
-    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-  }
-  ~stream_guard()
-  {
-    cudaStreamDestroy(stream);
-  }
-};
+using sweep_test::stream_guard;
 
 // A host+device entry point, as users write them: the sweep overloads are host-only, and this
 // must still launch correctly from the host (the NV_IF_TARGET emission pitfall).

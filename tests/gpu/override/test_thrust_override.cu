@@ -46,18 +46,7 @@ static_assert(!is_routed_policy<sweep::par_t>::value, "");
 static_assert(!is_routed_policy<user_policy>::value, "");
 static_assert(!is_routed_policy<std::remove_cv_t<decltype(thrust::seq)>>::value, "");
 
-struct stream_guard
-{
-  cudaStream_t stream{};
-  stream_guard()
-  {
-    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-  }
-  ~stream_guard()
-  {
-    cudaStreamDestroy(stream);
-  }
-};
+using sweep_test::stream_guard;
 
 struct is_odd
 {
