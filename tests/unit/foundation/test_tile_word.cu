@@ -67,12 +67,4 @@ TEST_CASE("integer helpers", "[math]")
   CHECK(ceil_div<std::size_t>((std::size_t(1) << 33) + 1, 4096) == (std::size_t(1) << 21) + 1);
   CHECK(align_up(0, 256) == 0);
   CHECK(align_up(257, 256) == 512);
-  CHECK(bit_width(0) == 0);
-  CHECK(bit_width(1) == 1);
-  CHECK(bit_width(255) == 8);
-  CHECK(bit_width(256) == 9);
-  CHECK(bit_width(~0ull) == 64);
-  CHECK(is_pow2(4096));
-  CHECK_FALSE(is_pow2(0));
-  CHECK_FALSE(is_pow2(12));
 }
