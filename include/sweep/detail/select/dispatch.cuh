@@ -6,12 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
 
 #include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/select/plan.hpp>
 #include <sweep/detail/select/select_kernel.cuh>
+#include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
@@ -26,6 +28,25 @@ struct is_pointer_to : std::integral_constant<bool,
                                               std::is_pointer<It>::value
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
+
+//! Blocks of `kernel` (block_threads threads, static shared memory only) the current device holds
+//! at once: the grid of the looping copy_if kernel. Computed once per device and kernel (the kernel
+//! is the template argument: kernels of one signature share a pointer type, not their occupancy).
+template <auto Kernel>
+__host__ unsigned select_resident_blocks(int block_threads)
+{
+  constexpr int max_devices = 64;
+  static unsigned cache[max_devices];
+  static std::once_flag flags[max_devices];
+  const device_info& info = current_device_info(); // also checks the device ordinal
+  std::call_once(flags[info.device], [&info, block_threads] {
+    int per_sm = 0;
+    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, 0),
+                   "sweep::copy_if: occupancy of select_kernel");
+    cache[info.device] = static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(info.sm_count);
+  });
+  return cache[info.device];
+}
 
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
 //! item when StencilIt is not select_no_stencil) holds into `output`, stably. Contiguous iterators
@@ -78,7 +99,10 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   // One memset clears the tile counter and every tile's look-back word (status invalid).
   throw_on_error(cudaMemsetAsync(storage.data(), 0, layout.offsets[1] + plan.state_bytes, stream),
                  "sweep::copy_if: clearing the tile state");
-  select_kernel<T, paths><<<static_cast<unsigned>(plan.tiles), shape::block_threads, 0, stream>>>(params);
+  constexpr auto kernel    = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
+  const std::uint64_t most = select_resident_blocks<kernel>(shape::block_threads);
+  const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
+  kernel<<<grid, shape::block_threads, 0, stream>>>(params);
   check_launch("sweep::copy_if: select_kernel launch");
 
   unsigned long long total = 0;

@@ -81,7 +81,8 @@ inline select_plan make_select_plan(std::uint64_t n, std::uint64_t tile_items, s
   return plan;
 }
 
-//! The largest tile count one launch can take (grid x dimension).
+//! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the
+//! resident blocks, which loop over tiles).
 inline constexpr std::uint64_t select_max_tiles = 0x7fffffffull;
 
 } // namespace detail

@@ -1,8 +1,9 @@
 // sweep's copy_if kernel: one pass of stream compaction with decoupled look-back (Merrill & Garland
-// 2016, "Single-pass Parallel Prefix Scan with Decoupled Look-back"). Each block takes one tile,
-// reads each item once, ranks the selected items with one block scan, learns the tile's global
-// offset from its predecessors through the foundation's tile_state, stages the selected items in
-// shared memory and writes them out coalesced.
+// 2016, "Single-pass Parallel Prefix Scan with Decoupled Look-back"). Each tile is read once, its
+// selected items are ranked with one block scan, its global offset comes from its predecessors
+// through the foundation's tile_state, and the selected items are staged in shared memory and
+// written out coalesced. The grid is as many blocks as the GPU holds at once; each block loops over
+// tiles taken from a device counter (docs/perf-copy_if.md, v4).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -352,8 +353,24 @@ struct select_agent
   }
 };
 
+//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__): 8 (32 registers,
+//! 2048 threads per SM) for the 16-byte vector path with items of 4 bytes or more, where more tiles
+//! in flight per SM hide the look-back's wait; 1 otherwise (1- and 2-byte items carry 16-64 items
+//! a thread and spill under 32 registers; fancy iterators need their registers). Measured on the
+//! H200: docs/perf-copy_if.md, v4.
+template <class T, class Paths>
+constexpr int select_min_blocks()
+{
+  return Paths::load_vectors && sizeof(T) >= 4 ? 8 : 1;
+}
+
+//! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts
+//! that tile (block_next_tile), so a tile only waits in its look-back on tiles that running blocks
+//! are working on (forward progress whatever the number of resident blocks). Taking indices ahead
+//! of time, to prefetch the next tile's input, was measured 1.6x slower: a tile held but not yet
+//! started stalls every successor's look-back.
 template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
-__global__ void __launch_bounds__(select_shape<T>::block_threads)
+__global__ void __launch_bounds__(select_shape<T>::block_threads, (select_min_blocks<T, Paths>()))
   select_kernel(select_params<InputIt, StencilIt, OutputIt, Pred> params)
 {
   using params_t = select_params<InputIt, StencilIt, OutputIt, Pred>;
@@ -361,18 +378,26 @@ __global__ void __launch_bounds__(select_shape<T>::block_threads)
   __shared__ typename agent::shared_storage smem;
   const agent a{params, smem};
 
-  // One tile per block; tiles are numbered in the order blocks start, so the look-back only waits
-  // on running blocks. smem.tile_slot is written once, before the barrier in block_next_tile.
-  const std::uint64_t tile      = block_next_tile(params.tile_counter, smem.tile_slot);
-  const std::uint64_t tile_base = tile * select_shape<T>::tile_items;
-  const bool full = tile_base >= params.head && tile_base + select_shape<T>::tile_items <= params.virtual_items;
-  if (full)
+  while (true)
   {
-    a.template process<true>(tile);
-  }
-  else
-  {
-    a.template process<false>(tile);
+    // smem.tile_slot is written once before the barrier in block_next_tile; the barrier at the end
+    // of the loop keeps the next write after every thread's read.
+    const std::uint64_t tile      = block_next_tile(params.tile_counter, smem.tile_slot);
+    if (tile >= params.tiles)
+    {
+      return;
+    }
+    const std::uint64_t tile_base = tile * select_shape<T>::tile_items;
+    const bool full = tile_base >= params.head && tile_base + select_shape<T>::tile_items <= params.virtual_items;
+    if (full)
+    {
+      a.template process<true>(tile);
+    }
+    else
+    {
+      a.template process<false>(tile);
+    }
+    __syncthreads(); // the stores have read the staging buffer and smem.exclusive
   }
 }
 
