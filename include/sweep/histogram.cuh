@@ -60,26 +60,32 @@ private:
   temp_layout<8> layout_;
 };
 
-//! Runs `body(stream, make_temp)` for a sweep policy: temp from allocate_temporary, synchronized
-//! unless nosync.
-template <class Derived, class Body>
-__host__ void run_sweep(execution_policy<Derived>& policy, const char* what, Body&& body)
+//! The runner of a device histogram under `policy`: runner(what, body) calls body(stream, make_temp)
+//! with the policy's stream and temporary storage, then synchronizes like the policy (not for
+//! nosync). This overload: sweep policies (temp through allocate_temporary). Called with the most
+//! derived policy type, sweep policies pick it over the next one (their base).
+template <class Derived>
+__host__ auto runner_for(execution_policy<Derived>& policy)
 {
-  body(stream_of(policy), [&policy](const temp_layout<8>& layout) {
-    return temp_storage<execution_policy<Derived>>(policy, layout);
-  });
-  synchronize_optional(policy, what);
+  return [&policy](const char* what, auto&& body) {
+    body(stream_of(policy), [&policy](const temp_layout<8>& layout) {
+      return temp_storage<execution_policy<Derived>>(policy, layout);
+    });
+    synchronize_optional(policy, what);
+  };
 }
 
 //! The same for Thrust's CUDA policies (thrust::device, thrust::cuda::par(.on(s)), par_nosync).
-template <class Derived, class Body>
-__host__ void run_thrust(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what, Body&& body)
+template <class Derived>
+__host__ auto runner_for(thrust::cuda_cub::execution_policy<Derived>& policy)
 {
-  Derived& derived = static_cast<Derived&>(policy);
-  body(thrust::cuda_cub::stream(policy), [&derived](const temp_layout<8>& layout) {
-    return thrust_temp<Derived>(derived, layout);
-  });
-  throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
+  return [&policy](const char* what, auto&& body) {
+    Derived& derived = static_cast<Derived&>(policy);
+    body(thrust::cuda_cub::stream(policy), [&derived](const temp_layout<8>& layout) {
+      return thrust_temp<Derived>(derived, layout);
+    });
+    throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
+  };
 }
 
 } // namespace histo
@@ -102,29 +108,8 @@ __host__ CountIt histogram_even_device(
   return counts + num_bins;
 }
 
-//! sweep policies: sweep's kernel on the policy's stream, temp from the policy.
-template <class Derived, class InputIt, class CountIt, class LevelT>
-__host__ CountIt histogram_even(execution_policy<Derived>& policy,
-                                InputIt first,
-                                InputIt last,
-                                CountIt counts,
-                                int num_bins,
-                                LevelT lower,
-                                LevelT upper)
-{
-  return histogram_even_device(
-    [&](const char* what, auto&& body) {
-      histo::run_sweep(policy, what, body);
-    },
-    first,
-    last,
-    counts,
-    num_bins,
-    lower,
-    upper);
-}
-
-//! Thrust's CUDA policies: sweep's kernel on the policy's stream, temp from the policy.
+//! sweep and Thrust CUDA policies (sweep's derive from Thrust's): sweep's kernel on the policy's
+//! stream, temp from the policy (histo::runner_for).
 template <class Derived, class InputIt, class CountIt, class LevelT>
 __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& policy,
                                 InputIt first,
@@ -135,15 +120,7 @@ __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& pol
                                 LevelT upper)
 {
   return histogram_even_device(
-    [&](const char* what, auto&& body) {
-      histo::run_thrust(policy, what, body);
-    },
-    first,
-    last,
-    counts,
-    num_bins,
-    lower,
-    upper);
+    histo::runner_for(static_cast<Derived&>(policy)), first, last, counts, num_bins, lower, upper);
 }
 
 //! Host policies (thrust::host, thrust::seq, thrust::cpp::par): the same bins, counted on the host.
@@ -186,21 +163,7 @@ __host__ CountIt histogram_range_device(
   return counts + (count - 1);
 }
 
-template <class Derived, class InputIt, class LevelIt, class CountIt>
-__host__ CountIt histogram_range(
-  execution_policy<Derived>& policy, InputIt first, InputIt last, LevelIt levels_first, LevelIt levels_last, CountIt counts)
-{
-  return histogram_range_device(
-    [&](const char* what, auto&& body) {
-      histo::run_sweep(policy, what, body);
-    },
-    first,
-    last,
-    levels_first,
-    levels_last,
-    counts);
-}
-
+//! sweep and Thrust CUDA policies (see histogram_even).
 template <class Derived, class InputIt, class LevelIt, class CountIt>
 __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& policy,
                                  InputIt first,
@@ -210,14 +173,7 @@ __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& po
                                  CountIt counts)
 {
   return histogram_range_device(
-    [&](const char* what, auto&& body) {
-      histo::run_thrust(policy, what, body);
-    },
-    first,
-    last,
-    levels_first,
-    levels_last,
-    counts);
+    histo::runner_for(static_cast<Derived&>(policy)), first, last, levels_first, levels_last, counts);
 }
 
 template <class Derived, class InputIt, class LevelIt, class CountIt>
@@ -260,31 +216,12 @@ __host__ CountIt histogram_index_device(Runner&& runner, InputIt first, InputIt 
   return counts + num_bins;
 }
 
-template <class Derived, class InputIt, class CountIt>
-__host__ CountIt histogram(execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
-{
-  return histogram_index_device(
-    [&](const char* what, auto&& body) {
-      histo::run_sweep(policy, what, body);
-    },
-    first,
-    last,
-    counts,
-    num_bins);
-}
-
+//! sweep and Thrust CUDA policies (see histogram_even).
 template <class Derived, class InputIt, class CountIt>
 __host__ CountIt histogram(
   thrust::cuda_cub::execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
 {
-  return histogram_index_device(
-    [&](const char* what, auto&& body) {
-      histo::run_thrust(policy, what, body);
-    },
-    first,
-    last,
-    counts,
-    num_bins);
+  return histogram_index_device(histo::runner_for(static_cast<Derived&>(policy)), first, last, counts, num_bins);
 }
 
 template <class Derived, class InputIt, class CountIt>

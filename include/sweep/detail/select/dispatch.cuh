@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <type_traits>
 
 #include <sweep/execution_policy.cuh>
@@ -35,17 +34,12 @@ struct is_pointer_to : std::integral_constant<bool,
 template <auto Kernel>
 __host__ unsigned select_resident_blocks(int block_threads)
 {
-  constexpr int max_devices = 64;
-  static unsigned cache[max_devices];
-  static std::once_flag flags[max_devices];
-  const device_info& info = current_device_info(); // also checks the device ordinal
-  std::call_once(flags[info.device], [&info, block_threads] {
+  return once_per_device<std::integral_constant<decltype(Kernel), Kernel>, unsigned>([block_threads](int) {
     int per_sm = 0;
     throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, 0),
                    "sweep::copy_if: occupancy of select_kernel");
-    cache[info.device] = static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(info.sm_count);
+    return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(current_device_info().sm_count);
   });
-  return cache[info.device];
 }
 
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil

@@ -24,19 +24,34 @@ struct device_info
   int l2_bytes                  = 0;
 };
 
-//! Properties of the current device, read once per device and process.
-__host__ inline const device_info& current_device_info()
+//! Devices sweep's per-device caches have room for.
+constexpr int max_cached_devices = 64;
+
+//! `compute(device)` for the current device, computed once per device and process (thread-safe) and
+//! then cached. Tag gives each use its own cache. Throws thrust::system_error when there is no current
+//! device or its ordinal is beyond the caches, and whatever `compute` throws (the next call retries).
+template <class Tag, class T, class Compute>
+__host__ const T& once_per_device(Compute&& compute)
 {
-  constexpr int max_devices = 64;
-  static device_info cache[max_devices];
-  static std::once_flag flags[max_devices];
+  static T cache[max_cached_devices];
+  static std::once_flag flags[max_cached_devices];
   int device = 0;
   throw_on_error(cudaGetDevice(&device), "sweep: cudaGetDevice");
-  if (device < 0 || device >= max_devices)
+  if (device < 0 || device >= max_cached_devices)
   {
     throw_on_error(cudaErrorInvalidDevice, "sweep: device ordinal beyond sweep's cache");
   }
-  std::call_once(flags[device], [device] {
+  std::call_once(flags[device], [&] {
+    cache[device] = compute(device);
+  });
+  return cache[device];
+}
+
+//! Properties of the current device, read once per device and process.
+__host__ inline const device_info& current_device_info()
+{
+  struct tag;
+  return once_per_device<tag, device_info>([](int device) {
     device_info info;
     info.device = device;
     throw_on_error(cudaDeviceGetAttribute(&info.sm_count, cudaDevAttrMultiProcessorCount, device), "sweep: SM count");
@@ -52,9 +67,8 @@ __host__ inline const device_info& current_device_info()
       cudaDeviceGetAttribute(&info.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device),
       "sweep: threads per SM");
     throw_on_error(cudaDeviceGetAttribute(&info.l2_bytes, cudaDevAttrL2CacheSize, device), "sweep: L2 size");
-    cache[device] = info;
+    return info;
   });
-  return cache[device];
 }
 
 } // namespace detail
