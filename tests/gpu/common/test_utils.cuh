@@ -102,17 +102,24 @@ struct random_element
   }
 };
 
-//! n random values of T generated on the device (fast even past 2^31 elements).
-template <class T>
-thrust::device_vector<T> random_vector(std::size_t n, std::uint64_t seed)
+//! v[i] = gen(i) for i in [0, n), generated on the device (fast even past 2^31 elements).
+template <class T, class Gen>
+thrust::device_vector<T> generated_vector(std::size_t n, Gen gen)
 {
   thrust::device_vector<T> v(n);
   thrust::transform(thrust::device,
                     thrust::counting_iterator<std::uint64_t>(0),
                     thrust::counting_iterator<std::uint64_t>(n),
                     v.begin(),
-                    random_element<T>{seed});
+                    gen);
   return v;
+}
+
+//! n random values of T generated on the device.
+template <class T>
+thrust::device_vector<T> random_vector(std::size_t n, std::uint64_t seed)
+{
+  return generated_vector<T>(n, random_element<T>{seed});
 }
 
 //! Fills the vector's bytes with 0xA5 so that unwritten outputs are visible.

@@ -64,13 +64,7 @@ struct around_range
 template <class T>
 thrust::device_vector<T> make_samples(std::size_t n, double lower, double upper, bool skewed, std::uint64_t seed)
 {
-  thrust::device_vector<T> v(n);
-  thrust::transform(thrust::device,
-                    thrust::counting_iterator<std::uint64_t>(0),
-                    thrust::counting_iterator<std::uint64_t>(n),
-                    v.begin(),
-                    around_range<T>{seed, lower, upper, skewed});
-  return v;
+  return sweep_test::generated_vector<T>(n, around_range<T>{seed, lower, upper, skewed});
 }
 
 inline void check_cuda(cudaError_t e)

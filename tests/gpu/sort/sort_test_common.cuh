@@ -75,13 +75,7 @@ struct few_values
 template <class Key>
 thrust::device_vector<Key> few_valued_vector(std::size_t n, int distinct, std::uint64_t seed)
 {
-  thrust::device_vector<Key> v(n);
-  thrust::transform(thrust::device,
-                    thrust::counting_iterator<std::uint64_t>(0),
-                    thrust::counting_iterator<std::uint64_t>(n),
-                    v.begin(),
-                    few_values<Key>{distinct, seed});
-  return v;
+  return sweep_test::generated_vector<Key>(n, few_values<Key>{distinct, seed});
 }
 
 } // namespace sweep_sort_test

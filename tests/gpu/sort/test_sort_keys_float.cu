@@ -51,13 +51,7 @@ struct special_values
 template <class Key, class Bits>
 thrust::device_vector<Key> special_vector(std::size_t n, std::uint64_t seed)
 {
-  thrust::device_vector<Key> v(n);
-  thrust::transform(thrust::device,
-                    thrust::counting_iterator<std::uint64_t>(0),
-                    thrust::counting_iterator<std::uint64_t>(n),
-                    v.begin(),
-                    special_values<Key, Bits>{seed});
-  return v;
+  return sweep_test::generated_vector<Key>(n, special_values<Key, Bits>{seed});
 }
 
 template <class Key, class Bits, class Compare>

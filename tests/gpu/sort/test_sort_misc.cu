@@ -71,8 +71,7 @@ TEST_CASE("sort patterns: sorted, reverse, all equal, skewed, small range", "[so
     sweep_sort_test::check_keys(v, thrust::less<std::uint32_t>(), "all equal");
     thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed);
     sweep_sort_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "all equal pairs");
-    thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0),
-                      thrust::counting_iterator<std::uint64_t>(n), v.begin(), half_one_value{seed});
+    v = sweep_test::generated_vector<std::uint32_t>(n, half_one_value{seed});
     sweep_sort_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "half one value");
     sweep_sort_test::check_keys(sweep_sort_test::few_valued_vector<std::uint32_t>(n, 4, seed), thrust::less<std::uint32_t>(),
                                 "four values");
