@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 #include <sweep/detail/radix/key_traits.cuh>
 
@@ -48,10 +50,11 @@ __global__ void __launch_bounds__(Threads) single_block_sort_kernel(Key* keys, V
       sorted_keys[k] = keys[position[k]];
     }
   }
+  // Keys-only sorts stage no values (a placeholder array the compiler drops).
+  using value_type = std::conditional_t<HasValues, typename std::iterator_traits<ValueIt>::value_type, char>;
+  [[maybe_unused]] value_type sorted_values[Items];
   if constexpr (HasValues)
   {
-    using value_type = typename std::iterator_traits<ValueIt>::value_type;
-    value_type sorted_values[Items];
 #pragma unroll
     for (int k = 0; k < Items; ++k)
     {
@@ -60,28 +63,18 @@ __global__ void __launch_bounds__(Threads) single_block_sort_kernel(Key* keys, V
         sorted_values[k] = values[position[k]];
       }
     }
-    __syncthreads(); // all reads of the input are done
-#pragma unroll
-    for (int k = 0; k < Items; ++k)
-    {
-      const int out = k * Threads + static_cast<int>(threadIdx.x);
-      if (out < n)
-      {
-        keys[out]   = sorted_keys[k];
-        values[out] = sorted_values[k];
-      }
-    }
   }
-  else
-  {
-    __syncthreads(); // all reads of the input are done
+  __syncthreads(); // all reads of the input are done
 #pragma unroll
-    for (int k = 0; k < Items; ++k)
+  for (int k = 0; k < Items; ++k)
+  {
+    const int out = k * Threads + static_cast<int>(threadIdx.x);
+    if (out < n)
     {
-      const int out = k * Threads + static_cast<int>(threadIdx.x);
-      if (out < n)
+      keys[out] = sorted_keys[k];
+      if constexpr (HasValues)
       {
-        keys[out] = sorted_keys[k];
+        values[out] = sorted_values[k];
       }
     }
   }
