@@ -50,16 +50,21 @@ TEST_CASE("select_shape picks the vector path only for size-aligned power-of-two
   STATIC_REQUIRE_FALSE(select_shape<unaligned8>::vectorizable);
 }
 
-TEST_CASE("select_shape tile sizes: 64 bytes per thread for types up to 16 bytes", "[select]")
+TEST_CASE("select_shape tile sizes: 64 bytes per thread, 512 threads for vector types, 256 otherwise", "[select]")
 {
   STATIC_REQUIRE(select_shape<std::uint8_t>::vec == 16);
-  STATIC_REQUIRE(select_shape<std::uint8_t>::tile_items == 256 * 64);
+  STATIC_REQUIRE(select_shape<std::uint8_t>::block_threads == 512);
+  STATIC_REQUIRE(select_shape<std::uint8_t>::tile_items == 512 * 64);
   STATIC_REQUIRE(select_shape<float>::vec == 4);
-  STATIC_REQUIRE(select_shape<float>::tile_items == 4096);
-  STATIC_REQUIRE(select_shape<double>::tile_items == 2048);
-  STATIC_REQUIRE(select_shape<s16>::tile_items == 1024);
+  STATIC_REQUIRE(select_shape<float>::tile_items == 8192);
+  STATIC_REQUIRE(select_shape<double>::tile_items == 4096);
+  STATIC_REQUIRE(select_shape<s16>::tile_items == 2048);
+  STATIC_REQUIRE(select_shape<s16>::staging_bytes == 32768 + 16);
+  // Types without the vector path keep 256 threads.
   STATIC_REQUIRE(select_shape<s12>::vec == 1);
+  STATIC_REQUIRE(select_shape<s12>::block_threads == 256);
   STATIC_REQUIRE(select_shape<s12>::tile_items == 1024);
+  STATIC_REQUIRE(select_shape<unaligned8>::block_threads == 256);
   STATIC_REQUIRE(select_shape<s24>::rows == 4);
   // Every row count fits its 16-bit field of the packed scan.
   STATIC_REQUIRE(select_shape<std::uint8_t>::block_threads * select_shape<std::uint8_t>::vec < 65536);

@@ -55,9 +55,16 @@ __device__ inline unsigned long long block_next_tile(unsigned long long* counter
 //! one that has an inclusive prefix, publishes this tile's inclusive prefix and returns the
 //! exclusive prefix to every lane. Must be called by all 32 lanes of one warp with equal arguments.
 //! Tile 0 must instead publish_inclusive(0, slot, aggregate) (or a base value) itself.
+//! `initial_delay_ns` > 0: sleep that long between publishing the aggregate and the first poll, so
+//! that the first poll finds the nearest predecessors published instead of spinning on them (the
+//! idea of CUB's fixed_delay_constructor_t, which waits an "L2 write latency" before its first look;
+//! copy_if measured it on the H200: docs/perf-copy_if.md, v5).
 template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
-__device__ Word
-warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate)
+__device__ Word warp_lookback(const tile_state<Word, Ordering>& state,
+                              std::size_t tile,
+                              std::uint32_t slot,
+                              Word aggregate,
+                              unsigned initial_delay_ns = 0)
 {
   using packing              = tile_word<Word>;
   constexpr unsigned full    = 0xffffffffu;
@@ -66,6 +73,10 @@ warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::ui
   {
     state.publish_aggregate(tile, slot, aggregate);
   }
+  if (initial_delay_ns != 0)
+  {
+    __nanosleep(initial_delay_ns);
+  }
 
   Word exclusive         = 0;
   long long window_end   = static_cast<long long>(tile); // predecessors are window_end-1, window_end-2, ...
@@ -73,17 +84,14 @@ warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::ui
   while (true)
   {
     const long long pred = window_end - 1 - static_cast<long long>(lane);
-    Word word;
-    while (true)
+    // Past tile 0 there is nothing to add: read as an inclusive zero.
+    const Word word = pred >= 0 ? state.load(static_cast<std::size_t>(pred), slot)
+                                : packing::pack(tile_status::inclusive, 0);
+    if (__any_sync(full, packing::status(word) == tile_status::invalid))
     {
-      // Past tile 0 there is nothing to add: read as an inclusive zero.
-      word = pred >= 0 ? state.load(static_cast<std::size_t>(pred), slot)
-                       : packing::pack(tile_status::inclusive, 0);
-      if (!__any_sync(full, packing::status(word) == tile_status::invalid))
-      {
-        break;
-      }
+      // Some predecessor in the window has published nothing yet: poll the same window again.
       backoff();
+      continue;
     }
     // The nearest predecessor with an inclusive prefix ends the walk; lanes beyond it are ignored.
     const unsigned inclusive_lanes = __ballot_sync(full, packing::status(word) == tile_status::inclusive);
@@ -111,13 +119,17 @@ warp_lookback(const tile_state<Word, Ordering>& state, std::size_t tile, std::ui
 //! The walk of one thread's decoupled look-back for one slot (onesweep: thread d owns digit d), for
 //! callers that have already published this tile's aggregate and issued the load of the nearest
 //! predecessor's word (`first`, the word of tile - 1), so that its latency overlaps other work.
-//! Walks back one predecessor at a time, adding aggregates, until an inclusive prefix; publishes this
-//! tile's inclusive prefix and returns the exclusive one. tile > 0; tile 0 publishes inclusive itself
-//! (it always does, so the walk never passes tile 0).
-template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
+//! Walks back adding aggregates until an inclusive prefix; publishes this tile's inclusive prefix and
+//! returns the exclusive one. tile > 0; tile 0 publishes inclusive itself (it always does, so the walk
+//! never passes tile 0). Each step past an aggregate loads the words of the next `Batch` predecessors
+//! at once, so a walk of k tiles waits for about k / Batch round trips to L2 instead of k (a stale
+//! word read early is still correct: an aggregate is only walked past, and an `invalid` one is polled
+//! again). Batch 4 measured 5-8% faster than 1 for onesweep on the H200 (docs/perf-sort.md, v6).
+template <unsigned BackoffNs = 0, int Batch = 1, class Word, tile_ordering Ordering>
 __device__ Word thread_lookback_walk(
   const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate, Word first)
 {
+  static_assert(Batch >= 1, "thread_lookback_walk: Batch >= 1");
   using packing    = tile_word<Word>;
   Word exclusive   = 0;
   std::size_t pred = tile - 1;
@@ -136,8 +148,37 @@ __device__ Word thread_lookback_walk(
     {
       break;
     }
-    --pred;
-    word = state.load(pred, slot);
+    // An aggregate, so pred > 0 (tile 0 only ever publishes inclusive). Predecessors below tile 0
+    // are never reached (the walk stops at tile 0 at the latest), so they are not loaded.
+    Word next[Batch];
+#pragma unroll
+    for (int j = 0; j < Batch; ++j)
+    {
+      next[j] = pred > static_cast<std::size_t>(j) ? state.load(pred - 1 - j, slot) : Word(0);
+    }
+    bool found = false;
+#pragma unroll
+    for (int j = 0; j < Batch - 1; ++j)
+    {
+      Word w = next[j];
+      while (packing::status(w) == tile_status::invalid)
+      {
+        backoff();
+        w = state.load(pred - 1 - j, slot);
+      }
+      exclusive += packing::value(w);
+      if (packing::status(w) == tile_status::inclusive)
+      {
+        found = true;
+        break;
+      }
+    }
+    if (found)
+    {
+      break;
+    }
+    pred -= Batch;
+    word = next[Batch - 1];
   }
   state.publish_inclusive(tile, slot, exclusive + aggregate);
   return exclusive;

@@ -26,6 +26,10 @@ namespace radix
 //! skewed keys; docs/perf-sort.md, version 5).
 constexpr unsigned lookback_backoff_ns = 128;
 
+//! Predecessors loaded at once per step of that walk (thread_lookback_walk's Batch): 4 measured
+//! 5-8% faster than one at a time on the H200, 8 no better than 4 (docs/perf-sort.md, version 6).
+constexpr int lookback_batch = 4;
+
 //! Marker value type for keys-only sorts.
 struct no_value
 {};
@@ -255,7 +259,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_
   {
     const std::uint32_t before_tile =
       tile_index == 0 ? 0u
-                      : thread_lookback_walk<lookback_backoff_ns>(
+                      : thread_lookback_walk<lookback_backoff_ns, lookback_batch>(
                           args.state, tile_index, static_cast<std::uint32_t>(tid), real, first_word);
     const unsigned long long global = digit_start + before_tile;
     smem.scatter_base[tid]          = global - digit_offset; // unsigned wrap-around is intended

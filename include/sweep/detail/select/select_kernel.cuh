@@ -96,6 +96,14 @@ struct select_agent
   const Params& p;
   shared_storage& smem;
 
+  //! warp_lookback's initial delay (select_tuning): measured for the vector load path only.
+  static constexpr unsigned lookback_delay_ns()
+  {
+    return !Paths::load_vectors ? 0u
+         : sizeof(T) >= 4       ? select_tuning::lookback_delay_ns
+                                : select_tuning::small_lookback_delay_ns;
+  }
+
   __device__ T* staged() const
   {
     return reinterpret_cast<T*>(smem.staging);
@@ -312,7 +320,8 @@ struct select_agent
       else
       {
         // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
-        exclusive = warp_lookback(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count));
+        exclusive = warp_lookback(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count),
+                                  p.tiles > gridDim.x ? lookback_delay_ns() : 0u);
       }
       if (threadIdx.x == 0)
       {
@@ -353,22 +362,24 @@ struct select_agent
   }
 };
 
-//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__): 8 (32 registers,
-//! 2048 threads per SM) for the 16-byte vector path with items of 4 bytes or more, where more tiles
+//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__): 2048 threads per SM
+//! (32 registers) for the 16-byte vector path with items of 4 bytes or more, where more tiles
 //! in flight per SM hide the look-back's wait; 1 otherwise (1- and 2-byte items carry 16-64 items
 //! a thread and spill under 32 registers; fancy iterators need their registers). Measured on the
 //! H200: docs/perf-copy_if.md, v4.
 template <class T, class Paths>
 constexpr int select_min_blocks()
 {
-  return Paths::load_vectors && sizeof(T) >= 4 ? 8 : 1;
+  return Paths::load_vectors && sizeof(T) >= 4 ? 2048 / select_shape<T>::block_threads : 1;
 }
 
 //! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts
 //! that tile (block_next_tile), so a tile only waits in its look-back on tiles that running blocks
 //! are working on (forward progress whatever the number of resident blocks). Taking indices ahead
-//! of time, to prefetch the next tile's input, was measured 1.6x slower: a tile held but not yet
-//! started stalls every successor's look-back.
+//! of time, to prefetch the next tile's input, was measured 1.6x slower (v4): a tile held but not
+//! yet started stalls every successor's look-back. Taking the next index at the start of the
+//! previous tile's stores (so the atomic overlaps them) was measured 3-5% slower for 4- to 16-byte
+//! items and 3% faster for 1-byte items (v5), and is not done.
 template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
 __global__ void __launch_bounds__(select_shape<T>::block_threads, (select_min_blocks<T, Paths>()))
   select_kernel(select_params<InputIt, StencilIt, OutputIt, Pred> params)
