@@ -97,12 +97,9 @@ struct select_agent
   shared_storage& smem;
 
   //! warp_lookback's initial delay (select_tuning): measured for the vector load path only.
-  static constexpr unsigned lookback_delay_ns()
-  {
-    return !Paths::load_vectors ? 0u
-         : sizeof(T) >= 4       ? select_tuning::lookback_delay_ns
-                                : select_tuning::small_lookback_delay_ns;
-  }
+  static constexpr unsigned lookback_delay_ns = !Paths::load_vectors ? 0u
+                                              : sizeof(T) >= 4       ? select_tuning::lookback_delay_ns
+                                                                     : select_tuning::small_lookback_delay_ns;
 
   __device__ T* staged() const
   {
@@ -321,7 +318,7 @@ struct select_agent
       {
         // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
         exclusive = warp_lookback(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count),
-                                  p.tiles > gridDim.x ? lookback_delay_ns() : 0u);
+                                  p.tiles > gridDim.x ? lookback_delay_ns : 0u);
       }
       if (threadIdx.x == 0)
       {
