@@ -11,7 +11,8 @@ namespace detail
 //! sm_90 (H200): 16-byte vector loads, 4 rows = 64 bytes in flight per thread. Types that load as
 //! 16-byte vectors (size-aligned powers of two up to 16 bytes) use 512 threads (32 KiB tiles, four
 //! blocks per SM); the others 256 threads (so that structs up to 128 bytes still fit the staging
-//! budget). 512 measured faster than 256 and 384 for every vector type (docs/perf-copy_if.md, v5).
+//! budget). 512 measured faster than 256 and 384 for 1-, 4-, 8- and 16-byte items (2-byte items
+//! were not measured; docs/perf-copy_if.md, v5).
 //! The packed-row scan needs rows <= 4 and block_threads * (items per row per thread) < 2^16
 //! (checked in select_shape).
 struct select_tuning
