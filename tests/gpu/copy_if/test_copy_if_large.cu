@@ -90,8 +90,8 @@ TEST_CASE("copy_if past 2^31 materialized bytes matches thrust", "[copy_if][larg
 
 TEST_CASE("copy_if with many tiles per block: looping blocks and the delayed look-back", "[copy_if][many_tiles]")
 {
-  // More tiles than the resident grid holds (about 4 blocks of 512 threads an SM), so every block
-  // takes further tiles during its stores and every tile sleeps before its first poll.
+  // More tiles than the resident grid holds (about 4 blocks of 512 threads an SM on the H200's 132
+  // SMs), so blocks loop over several tiles and every tile sleeps before its first poll.
   const std::size_t float_n = 40 * sweep::detail::select_shape<float>::tile_items * 132 + 3;
   const auto floats         = sweep_test::random_vector<float>(float_n, sweep_test::test_seed() + 31);
   for (unsigned pct : {0u, 50u, 100u})
