@@ -12,6 +12,7 @@
 
 #include <common/test_utils.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,17 +20,26 @@
 namespace sweep_sort_test
 {
 
-//! One tile of the onesweep pass for 4-byte keys only; edge sizes are built around it.
-constexpr std::size_t tile_items = sweep::detail::radix::onesweep_tuning<4, 0>::tile_items;
+//! One tile of the onesweep pass for 4-byte keys only (the shape inputs past
+//! small_shape_max_keys use); edge sizes are built around it.
+constexpr std::size_t tile_items = sweep::detail::radix::pass_shape<4, 0, false>::tile_items;
+//! One tile of the small inputs' pass shape (4-byte keys only).
+constexpr std::size_t small_tile_items = sweep::detail::radix::pass_shape<4, 0, true>::tile_items;
+constexpr std::size_t small_shape_max  = sweep::detail::radix::small_shape_max_keys;
 
-//! Sizes for key-type sweeps: the edge sizes plus a few around the single-block limit.
+//! Sizes for key-type sweeps: the edge sizes, a few around the single-block limit, the small
+//! shape's tile edges, and both sides of the switch between the two tile shapes.
 inline std::vector<std::size_t> sizes()
 {
   std::vector<std::size_t> s = sweep_test::edge_sizes(tile_items);
-  for (std::size_t extra : {2047, 2048, 2049, 4095, 4096, 4097})
+  for (std::size_t extra : {std::size_t(2047), std::size_t(2048), std::size_t(2049), std::size_t(4095),
+                            std::size_t(4096), std::size_t(4097), 3 * small_tile_items - 1, 3 * small_tile_items,
+                            3 * small_tile_items + 1, small_shape_max, small_shape_max + 1})
   {
     s.push_back(extra);
   }
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
   return s;
 }
 

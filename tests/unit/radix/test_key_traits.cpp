@@ -2,6 +2,7 @@
 // every key type exactly as stock Thrust (CUB's radix sort) does.
 #include <sweep/detail/radix/key_traits.cuh>
 #include <sweep/detail/radix/plan.hpp>
+#include <sweep/detail/radix/tuning.cuh>
 
 #include <catch2/catch.hpp>
 
@@ -140,6 +141,45 @@ TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[rad
     REQUIRE(p <= tile_word32_limit);
     REQUIRE(p + tile > tile_word32_limit);
   }
+}
+
+namespace
+{
+template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+void require_shape_fits()
+{
+  using shape = sweep::detail::radix::pass_shape<KeyBytes, ValueBytes, Small>;
+  // One thread per digit, 16-bit ranks, and within 48 KiB of static shared memory: the tile (the
+  // wider of key and value) or the per-warp match masks, whichever is larger, the 16-bit per-warp
+  // digit counters and the 64-bit scatter bases (the block scan's few hundred bytes aside).
+  constexpr std::size_t warps = shape::threads / 32;
+  constexpr std::size_t tile  = shape::tile_items * shape::wide;
+  constexpr std::size_t masks = warps * 256 * 4;
+  STATIC_REQUIRE(shape::threads % 32 == 0);
+  STATIC_REQUIRE(shape::threads >= sweep::detail::radix::radix_digits);
+  STATIC_REQUIRE(shape::tile_items < 65536);
+  STATIC_REQUIRE((tile > masks ? tile : masks) + warps * 256 * 2 + 256 * 8 <= 47 * 1024);
+}
+} // namespace
+
+TEST_CASE("small sorts take the small tile shape, larger ones the large", "[radix][plan]")
+{
+  using namespace sweep::detail::radix;
+  STATIC_REQUIRE(use_small_shape(std::size_t(1) << 16));
+  STATIC_REQUIRE(use_small_shape(small_shape_max_keys));
+  STATIC_REQUIRE_FALSE(use_small_shape(small_shape_max_keys + 1));
+  STATIC_REQUIRE_FALSE(use_small_shape(std::size_t(1) << 20));
+  // The small shape starts where the single-block sort ends, and tiles of both fit their limits.
+  STATIC_REQUIRE(pass_shape<4, 0, true>::tile_items < small_shape_max_keys);
+  STATIC_REQUIRE(onesweep_tuning<4, 0>::small_tile < small_shape_max_keys);
+  require_shape_fits<1, 0, true>();
+  require_shape_fits<4, 0, true>();
+  require_shape_fits<8, 8, true>();
+  require_shape_fits<1, 0, false>();
+  require_shape_fits<4, 0, false>();
+  require_shape_fits<4, 4, false>();
+  require_shape_fits<8, 8, false>();
+  require_shape_fits<2, 8, false>();
 }
 
 namespace

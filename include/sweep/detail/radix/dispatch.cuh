@@ -77,41 +77,21 @@ inline unsigned grid_for(std::size_t n, int threads)
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(blocks, cap)));
 }
 
-//! Sorts keys[0, n) in place (values along, through the iterator `values` unless Mode is none).
-//! Throws std::bad_alloc before any kernel runs when temporary storage is short, and
-//! thrust::system_error on CUDA errors. Synchronizes like Thrust's sort (synchronize_optional).
-template <bool Descending, value_mode Mode, class Derived, class Key, class ValueIt>
-__host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
+//! The passes of onesweep_sort for n > one block's tile: upfront histogram, then one kernel per
+//! non-trivial digit pass with tiles of Shape.
+template <bool Descending, value_mode Mode, class Shape, class Derived, class Key, class ValueIt>
+__host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
 {
   using value_type = std::conditional_t<Mode == value_mode::none, no_value,
                                         typename std::iterator_traits<ValueIt>::value_type>;
-  // What the pass kernel moves as a value.
   using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
-  constexpr bool has_values  = Mode != value_mode::none;
+  constexpr bool has_values    = Mode != value_mode::none;
   constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
-  using tuning               = onesweep_tuning<sizeof(Key), vbytes>;
-  constexpr int passes       = static_cast<int>(sizeof(Key));
-  const cudaStream_t stream  = stream_of(policy);
+  using tuning                 = onesweep_tuning<sizeof(Key), vbytes>;
+  constexpr int passes         = static_cast<int>(sizeof(Key));
+  const cudaStream_t stream    = stream_of(policy);
 
-  if (n <= 1)
-  {
-    synchronize_optional(policy, "sweep::sort: synchronize");
-    return;
-  }
-  if (n <= static_cast<std::size_t>(tuning::small_tile))
-  {
-    single_block_sort_kernel<Key, ValueIt, has_values, Descending, tuning::small_threads, tuning::small_items>
-      <<<1, tuning::small_threads, 0, stream>>>(keys, values, static_cast<int>(n));
-    check_launch("sweep::sort: single-block kernel");
-    synchronize_optional(policy, "sweep::sort: synchronize");
-    return;
-  }
-  if (Mode == value_mode::index && n > std::size_t(0xffffffffu))
-  {
-    throw_invalid_argument("sweep::sort_by_key", "keys", "past 2^32 - 1 keys need values of at most 8 bytes in contiguous memory");
-  }
-
-  constexpr int tile           = tuning::tile_items;
+  constexpr int tile           = Shape::tile_items;
   const std::size_t per_portion = portion_keys(tile);
   const std::size_t portions    = ceil_div(n, per_portion);
   const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), static_cast<std::size_t>(tile));
@@ -142,12 +122,13 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   layout.add(Mode == value_mode::index ? n * sizeof(std::uint32_t) : 0);
   layout.add(Mode == value_mode::index ? n * sizeof(value_type) : 0);
   layout.add(passes * 2 * radix_digits * sizeof(unsigned long long));
-  layout.add((passes * radix_digits + counters) * sizeof(unsigned long long));
+  layout.add((passes * radix_digits + counters + 1) * sizeof(unsigned long long)); // + histogram_done
   layout.add(state_copies * state_bytes);
   temp_storage<execution_policy<Derived>> temp(policy, layout);
 
   unsigned long long* hist     = temp.template part<unsigned long long>(hist_and_counters);
   unsigned long long* counter0 = hist + passes * radix_digits;
+  unsigned* histogram_done     = reinterpret_cast<unsigned*>(counter0 + counters);
   unsigned long long* bin_data = temp.template part<unsigned long long>(bins);
   std::uint32_t* state_data    = temp.template part<std::uint32_t>(state_words);
 
@@ -160,10 +141,9 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
     const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_items;
     const std::size_t cap       = static_cast<std::size_t>(current_device_info().sm_count) * 4;
     const unsigned blocks = static_cast<unsigned>(std::max<std::size_t>(1, std::min(ceil_div(n, per_block), cap)));
-    upfront_histogram_kernel<Key, Descending, threads><<<blocks, threads, 0, stream>>>(keys, n, hist);
+    upfront_histogram_kernel<Key, Descending, threads>
+      <<<blocks, threads, 0, stream>>>(keys, n, hist, bin_data, histogram_done);
     check_launch("sweep::sort: histogram kernel");
-    scan_bins_kernel<passes><<<1, radix_digits, 0, stream>>>(hist, bin_data);
-    check_launch("sweep::sort: scan kernel");
   }
 
   bool active[passes];
@@ -231,9 +211,9 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
       args.tile_counter = counter0 + pass * portions + portion;
       args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
-      onesweep_pass_kernel<Key, moved_type, has_values, Descending, tuning::threads, tuning::items,
-                           tuning::min_blocks>
-        <<<static_cast<unsigned>(tiles), tuning::threads, 0, stream>>>(args);
+      onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape::threads, Shape::items,
+                           Shape::min_blocks>
+        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
       check_launch("sweep::sort: onesweep pass kernel");
     }
     current = 1 - current;
@@ -264,6 +244,49 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   }
   (void) active_count;
   synchronize_optional(policy, "sweep::sort: synchronize");
+}
+
+
+//! Sorts keys[0, n) in place (values along, through the iterator `values` unless Mode is none).
+//! Throws std::bad_alloc before any kernel runs when temporary storage is short, and
+//! thrust::system_error on CUDA errors. Synchronizes like Thrust's sort (synchronize_optional).
+template <bool Descending, value_mode Mode, class Derived, class Key, class ValueIt>
+__host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
+{
+  using value_type = std::conditional_t<Mode == value_mode::none, no_value,
+                                        typename std::iterator_traits<ValueIt>::value_type>;
+  // What the pass kernel moves as a value.
+  using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
+  constexpr bool has_values  = Mode != value_mode::none;
+  constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
+  using tuning               = onesweep_tuning<sizeof(Key), vbytes>;
+  const cudaStream_t stream  = stream_of(policy);
+
+  if (n <= 1)
+  {
+    synchronize_optional(policy, "sweep::sort: synchronize");
+    return;
+  }
+  if (n <= static_cast<std::size_t>(tuning::small_tile))
+  {
+    single_block_sort_kernel<Key, ValueIt, has_values, Descending, tuning::small_threads, tuning::small_items>
+      <<<1, tuning::small_threads, 0, stream>>>(keys, values, static_cast<int>(n));
+    check_launch("sweep::sort: single-block kernel");
+    synchronize_optional(policy, "sweep::sort: synchronize");
+    return;
+  }
+  if (Mode == value_mode::index && n > std::size_t(0xffffffffu))
+  {
+    throw_invalid_argument("sweep::sort_by_key", "keys", "past 2^32 - 1 keys need values of at most 8 bytes in contiguous memory");
+  }
+  if (use_small_shape(n))
+  {
+    onesweep_passes<Descending, Mode, pass_shape<sizeof(Key), vbytes, true>>(policy, keys, values, n);
+  }
+  else
+  {
+    onesweep_passes<Descending, Mode, pass_shape<sizeof(Key), vbytes, false>>(policy, keys, values, n);
+  }
 }
 
 } // namespace radix

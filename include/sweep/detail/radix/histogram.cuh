@@ -4,6 +4,8 @@
 
 #include <cub/block/block_scan.cuh>
 
+#include <cuda/atomic>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -17,24 +19,28 @@ namespace detail
 namespace radix
 {
 
-//! Adds the digits of every pass of `n` keys into hist[pass * 256 + digit] (zeroed by the caller).
+//! Adds the digits of every pass of `n` keys into hist[pass * 256 + digit] (zeroed by the caller),
+//! then the last block to finish writes their exclusive scans, the global start of each digit in
+//! each pass, to bins[pass * 512 + digit] (the second 256 entries of each pass are the ping-pong slot
+//! for inputs processed in several portions, see onesweep.cuh). `done` (zeroed by the caller) counts
+//! finished blocks; the scan in the kernel's last block saves a launch, which small sorts feel.
 //! Each block counts into shared memory first (Copies replicas, one per group of warps, so that
 //! heavily repeated keys do not serialize on one shared-memory address), then adds its non-zero
 //! counts to the global histogram with one atomic each. Reads 16-byte vectors when `keys` is
 //! 16-byte aligned. A block handles at most n / gridDim.x keys, so its 32-bit shared counts cannot
 //! overflow for any n below 2^32 * gridDim.x.
 template <class Key, bool Descending, int Threads>
-__global__ void __launch_bounds__(Threads)
-  upfront_histogram_kernel(const Key* keys, std::size_t n, unsigned long long* hist)
+__global__ void __launch_bounds__(Threads) upfront_histogram_kernel(
+  const Key* keys, std::size_t n, unsigned long long* hist, unsigned long long* bins, unsigned* done)
 {
   using traits              = key_traits<Key>;
   using bits_type           = typename traits::bits_type;
   constexpr int passes      = static_cast<int>(sizeof(Key));
   constexpr int copies      = passes <= 4 ? 4 : 2;
-  constexpr int bins        = passes * radix_digits;
-  __shared__ std::uint32_t counts[copies][bins];
+  constexpr int bins_total  = passes * radix_digits;
+  __shared__ std::uint32_t counts[copies][bins_total];
 
-  for (int i = threadIdx.x; i < copies * bins; i += Threads)
+  for (int i = threadIdx.x; i < copies * bins_total; i += Threads)
   {
     (&counts[0][0])[i] = 0;
   }
@@ -77,7 +83,7 @@ __global__ void __launch_bounds__(Threads)
   }
   __syncthreads();
 
-  for (int i = threadIdx.x; i < bins; i += Threads)
+  for (int i = threadIdx.x; i < bins_total; i += Threads)
   {
     std::uint32_t total = 0;
 #pragma unroll
@@ -90,23 +96,38 @@ __global__ void __launch_bounds__(Threads)
       atomicAdd(hist + i, static_cast<unsigned long long>(total));
     }
   }
-}
 
-//! One block of 256 threads: bins[pass * 512 + digit] = exclusive scan of hist[pass * 256 + ...]
-//! (the global offset where each digit starts in each pass). The second 256 entries of each pass
-//! are the ping-pong slot for inputs processed in several portions (see onesweep.cuh).
-template <int Passes>
-__global__ void __launch_bounds__(radix_digits)
-  scan_bins_kernel(const unsigned long long* hist, unsigned long long* bins)
-{
-  using block_scan = cub::BlockScan<unsigned long long, radix_digits>;
-  __shared__ typename block_scan::TempStorage temp;
-  for (int pass = 0; pass < Passes; ++pass)
+  // The last block to get here scans. Every thread's fence orders its histogram atomics before the
+  // barrier; thread 0's acq_rel increment then releases them all (and, in the last block, acquires
+  // every other block's).
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0)
   {
-    unsigned long long exclusive = 0;
-    block_scan(temp).ExclusiveSum(hist[pass * radix_digits + threadIdx.x], exclusive);
-    bins[pass * 2 * radix_digits + threadIdx.x] = exclusive;
-    __syncthreads(); // temp is reused by the next pass
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> finished(*done);
+    last = finished.fetch_add(1u, cuda::std::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last)
+  {
+    return;
+  }
+  __threadfence();
+  using block_scan = cub::BlockScan<unsigned long long, Threads>;
+  __shared__ typename block_scan::TempStorage scan;
+  static_assert(Threads >= radix_digits, "one thread per digit");
+  for (int pass = 0; pass < passes; ++pass)
+  {
+    // L2 loads (ld.global.cg): the totals were made by other blocks' atomics.
+    const unsigned long long count = threadIdx.x < radix_digits ? __ldcg(hist + pass * radix_digits + threadIdx.x) : 0;
+    unsigned long long exclusive   = 0;
+    block_scan(scan).ExclusiveSum(count, exclusive);
+    if (threadIdx.x < radix_digits)
+    {
+      bins[pass * 2 * radix_digits + threadIdx.x] = exclusive;
+    }
+    __syncthreads(); // scan storage is reused by the next pass
   }
 }
 

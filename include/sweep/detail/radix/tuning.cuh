@@ -10,24 +10,35 @@ namespace detail
 namespace radix
 {
 
-//! Onesweep tile shape for keys of KeyBytes and values of ValueBytes (0: keys only) on sm_90.
-//! A tile is Threads * Items keys; the shared scatter buffer holds one tile of the wider of key and
+//! Onesweep pass tile shape for keys of KeyBytes and values of ValueBytes (0: keys only) on sm_90.
+//! A tile is threads * items keys; the shared scatter buffer holds one tile of the wider of key and
 //! value and must stay within the 48 KiB static shared memory limit together with the per-warp
-//! digit counters (Threads/32 * 256 * 2 bytes).
+//! digit counters (threads/32 * 256 * 2 bytes).
+//! Small is the shape for inputs of at most small_shape_max_keys keys: 256 x 8 keys, so that a
+//! 2^16-key sort runs 32 tiles a pass instead of 8 and each block ranks 8 keys a thread instead of
+//! 23 (whole call at 2^16 about 61 -> 50 us on the H200; docs/perf-sort.md, version 8).
+template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+struct pass_shape
+{
+  static constexpr std::size_t wide = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
+  static constexpr int threads      = Small ? 256 : 384;
+  // Keys-only 4-byte sorts: 384 x 23 (80 registers, no spills, 43,600 B shared); 20 measured 3-5%
+  // slower on the H200 (docs/perf-sort.md, version 8). With values, 23 items spill at the
+  // two-blocks-per-SM register budget, so they keep 20.
+  static constexpr int items      = Small ? 8 : wide <= 4 ? (ValueBytes == 0 ? 23 : 20) : 12;
+  static constexpr int tile_items = threads * items;
+  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): two, so that one
+  // block's look-back wait is covered by the other's loads and stores (256 x 23 with three blocks
+  // an SM measured no faster).
+  static constexpr int min_blocks = 2;
+};
+
+//! Onesweep's other constants for keys of KeyBytes and values of ValueBytes (0: keys only).
 template <std::size_t KeyBytes, std::size_t ValueBytes>
 struct onesweep_tuning
 {
-  static constexpr int radix_bits  = 8;
-  static constexpr int radix_size  = 1 << radix_bits;
-  static constexpr int threads     = 384;
-  static constexpr std::size_t wide = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
-  // Keys-only 4-byte sorts: 384 x 23 (CUB's sm_90 shape; 80 registers, no spills, 43,600 B shared).
-  // With values, 23 items spill at the two-blocks-per-SM register budget, so they keep 20.
-  static constexpr int items       = wide <= 4 ? (ValueBytes == 0 ? 23 : 20) : 12;
-  static constexpr int tile_items  = threads * items;
-  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): two, so that one
-  // block's look-back wait is covered by the other's loads and stores.
-  static constexpr int min_blocks  = 2;
+  static constexpr int radix_bits = 8;
+  static constexpr int radix_size = 1 << radix_bits;
 
   // Upfront histogram: blocks of 512 threads, each thread reads `histogram_items` keys per round.
   static constexpr int histogram_threads = 512;
@@ -38,6 +49,17 @@ struct onesweep_tuning
   static constexpr int small_items   = KeyBytes <= 4 && ValueBytes <= 4 ? 16 : 8;
   static constexpr int small_tile    = small_threads * small_items;
 };
+
+//! Up to this many keys the passes use the small tile shape (pass_shape<..., true>). Measured on
+//! the H200 (u32 keys, whole call): small tiles are faster up to 2^18 keys, about even at 2^19 and
+//! slower at 2^20 (the look-back walks grow with the tile count).
+constexpr std::size_t small_shape_max_keys = std::size_t(1) << 18;
+
+//! Which tile shape the passes of an n-key sort use.
+constexpr bool use_small_shape(std::size_t n)
+{
+  return n <= small_shape_max_keys;
+}
 
 //! From this many keys on, the host reads the upfront histogram back to skip passes whose digit is
 //! the same for every key (one small D2H copy and one stream synchronization, ~10-20 us). Below it
