@@ -1,6 +1,8 @@
 // copy_if past 2^31 items (64-bit offsets and counts) and run-to-run determinism.
 #include "copy_if_test.cuh"
 
+#include <sweep/detail/util/device_info.cuh>
+
 #include <thrust/equal.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -90,20 +92,21 @@ TEST_CASE("copy_if past 2^31 materialized bytes matches thrust", "[copy_if][larg
 
 TEST_CASE("copy_if with many tiles per block: looping blocks and the delayed look-back", "[copy_if][many_tiles]")
 {
-  // More tiles than the resident grid holds (about 4 blocks of 512 threads an SM on the H200's 132
-  // SMs), so blocks loop over several tiles and every tile sleeps before its first poll.
-  const std::size_t float_n = 40 * sweep::detail::select_shape<float>::tile_items * 132 + 3;
+  // More tiles than the resident grid holds (about 4 blocks of 512 threads an SM), so blocks loop
+  // over several tiles and every tile sleeps before its first poll, on a GPU of any SM count.
+  const std::size_t sms     = static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
+  const std::size_t float_n = 40 * sweep::detail::select_shape<float>::tile_items * sms + 3;
   const auto floats         = sweep_test::random_vector<float>(float_n, sweep_test::test_seed() + 31);
   for (unsigned pct : {0u, 50u, 100u})
   {
     check_against_thrust<float>(sweep::par, floats.begin() + 1, float_n - 1, keep_percent<float>{pct},
                                 "float, many tiles, keep " + std::to_string(pct) + "%", 3);
   }
-  const std::size_t byte_n = 12 * sweep::detail::select_shape<std::uint8_t>::tile_items * 132 + 5;
+  const std::size_t byte_n = 12 * sweep::detail::select_shape<std::uint8_t>::tile_items * sms + 5;
   const auto bytes         = sweep_test::random_vector<std::uint8_t>(byte_n, sweep_test::test_seed() + 32);
   check_against_thrust<std::uint8_t>(sweep::par, bytes.begin(), byte_n, keep_percent<std::uint8_t>{50},
                                      "uint8, many tiles, keep 50%");
-  const std::size_t u64_n = 20 * sweep::detail::select_shape<std::uint64_t>::tile_items * 132;
+  const std::size_t u64_n = 20 * sweep::detail::select_shape<std::uint64_t>::tile_items * sms;
   const auto u64s         = sweep_test::random_vector<std::uint64_t>(u64_n, sweep_test::test_seed() + 33);
   check_against_thrust<std::uint64_t>(sweep::par, u64s.begin(), u64_n, keep_percent<std::uint64_t>{95},
                                       "uint64, many tiles, keep 95%");

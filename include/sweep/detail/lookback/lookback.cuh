@@ -130,55 +130,52 @@ __device__ Word thread_lookback_walk(
   const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate, Word first)
 {
   static_assert(Batch >= 1, "thread_lookback_walk: Batch >= 1");
-  using packing    = tile_word<Word>;
-  Word exclusive   = 0;
-  std::size_t pred = tile - 1;
-  Word word        = first;
+  using packing = tile_word<Word>;
+  Word exclusive = 0;
+  // words[j] is the word of tile `base - j` for j < loaded: first only `first`, then Batch at a time.
+  Word words[Batch];
+  words[0]         = first;
+  int loaded       = 1;
+  std::size_t base = tile - 1;
   lookback_backoff<BackoffNs> backoff;
   while (true)
   {
-    // Spin until the predecessor has published something; it is already running (block_next_tile).
-    while (packing::status(word) == tile_status::invalid)
-    {
-      backoff();
-      word = state.load(pred, slot);
-    }
-    exclusive += packing::value(word);
-    if (packing::status(word) == tile_status::inclusive)
-    {
-      break;
-    }
-    // An aggregate, so pred > 0 (tile 0 only ever publishes inclusive). Predecessors below tile 0
-    // are never reached (the walk stops at tile 0 at the latest), so they are not loaded.
-    Word next[Batch];
+    bool found = false;
 #pragma unroll
     for (int j = 0; j < Batch; ++j)
     {
-      next[j] = pred > static_cast<std::size_t>(j) ? state.load(pred - 1 - j, slot) : Word(0);
-    }
-    bool found = false;
-#pragma unroll
-    for (int j = 0; j < Batch - 1; ++j)
-    {
-      Word w = next[j];
-      while (packing::status(w) == tile_status::invalid)
+      if (j < loaded)
       {
-        backoff();
-        w = state.load(pred - 1 - j, slot);
-      }
-      exclusive += packing::value(w);
-      if (packing::status(w) == tile_status::inclusive)
-      {
-        found = true;
-        break;
+        // Spin until the predecessor has published something; it is already running
+        // (block_next_tile).
+        Word w = words[j];
+        while (packing::status(w) == tile_status::invalid)
+        {
+          backoff();
+          w = state.load(base - j, slot);
+        }
+        exclusive += packing::value(w);
+        if (packing::status(w) == tile_status::inclusive)
+        {
+          found = true;
+          break;
+        }
       }
     }
     if (found)
     {
       break;
     }
-    pred -= Batch;
-    word = next[Batch - 1];
+    // Only aggregates so far, so tile `base - loaded + 1` > 0 (tile 0 only ever publishes
+    // inclusive). Predecessors below tile 0 are never reached (the walk stops at tile 0 at the
+    // latest), so they are not loaded.
+    base -= loaded;
+#pragma unroll
+    for (int j = 0; j < Batch; ++j)
+    {
+      words[j] = base >= static_cast<std::size_t>(j) ? state.load(base - j, slot) : Word(0);
+    }
+    loaded = Batch;
   }
   state.publish_inclusive(tile, slot, exclusive + aggregate);
   return exclusive;

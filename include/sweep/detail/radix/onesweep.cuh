@@ -184,25 +184,16 @@ __global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_
   for (int i = 0; i < Items; ++i)
   {
     const std::uint32_t d = traits::template digit<Descending>(keys[i], pass);
-    if (__reduce_and_sync(full, d) == __reduce_or_sync(full, d))
+    // All 32 lanes holding the same digit (runs of equal keys: skewed or already partly sorted
+    // inputs) are their own peers: no mask, whose same-address atomics would serialize.
+    const bool one_digit = __reduce_and_sync(full, d) == __reduce_or_sync(full, d);
+    unsigned peers       = full;
+    if (!one_digit)
     {
-      // All 32 lanes hold the same digit (runs of equal keys: skewed or already partly sorted
-      // inputs): lane l ranks `count + l`, without the mask, whose same-address atomics serialize.
-      std::uint32_t before = 0;
-      if (lane == 31)
-      {
-        before       = my_counts[d];
-        my_counts[d] = static_cast<std::uint16_t>(before + 32);
-      }
-      before                 = __shfl_sync(full, before, 31);
-      const std::uint32_t rank = before + static_cast<std::uint32_t>(lane);
-      ranks[i / 2]             = i % 2 == 0 ? rank : ranks[i / 2] | (rank << 16);
-      __syncwarp(); // the counter write is visible to the next item's lanes
-      continue;
+      atomicOr(&my_masks[d], lane_bit);
+      __syncwarp(); // every lane's bit is in the masks
+      peers = my_masks[d];
     }
-    atomicOr(&my_masks[d], lane_bit);
-    __syncwarp(); // every lane's bit is in the masks
-    const unsigned peers = my_masks[d];
     const int leader     = 31 - __clz(peers);
     std::uint32_t before = 0;
     if (lane == leader)
@@ -213,7 +204,7 @@ __global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_
     // Every lane's shuffle source (leader) depends on the mask it loaded, so all loads of the masks
     // have returned once the shuffle completes: the leader may clear its digit's mask after it.
     before = __shfl_sync(full, before, leader);
-    if (lane == leader)
+    if (!one_digit && lane == leader)
     {
       my_masks[d] = 0;
     }
