@@ -27,10 +27,12 @@ struct pass_shape
   // two-blocks-per-SM register budget, so they keep 20.
   static constexpr int items      = Small ? 8 : wide <= 4 ? (ValueBytes == 0 ? 23 : 20) : 12;
   static constexpr int tile_items = threads * items;
-  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): two, so that one
-  // block's look-back wait is covered by the other's loads and stores (256 x 23 with three blocks
-  // an SM measured no faster).
-  static constexpr int min_blocks = 2;
+  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): at least two, so
+  // that one block's look-back wait is covered by another's loads and stores. Three (56 registers,
+  // a few bytes of spills) for 8-byte keys without values: u64 2^27 about 8% faster on the H200;
+  // for 4-byte keys (384 x 16, 17 or 19; 256 x 23) and for pairs three measured 2-20% slower
+  // (docs/perf-sort.md, version 9).
+  static constexpr int min_blocks = !Small && KeyBytes == 8 && ValueBytes == 0 ? 3 : 2;
 };
 
 //! Onesweep's other constants for keys of KeyBytes and values of ValueBytes (0: keys only).
