@@ -246,7 +246,6 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   synchronize_optional(policy, "sweep::sort: synchronize");
 }
 
-
 //! Sorts keys[0, n) in place (values along, through the iterator `values` unless Mode is none).
 //! Throws std::bad_alloc before any kernel runs when temporary storage is short, and
 //! thrust::system_error on CUDA errors. Synchronizes like Thrust's sort (synchronize_optional).

@@ -93,7 +93,8 @@ struct onesweep_pass
 //! Invariant kept by every tile: its digit-d keys go to global positions
 //!   bins_in[d] + (digit-d keys in earlier tiles) + (digit-d keys before it in this tile),
 //! i.e. a stable counting sort by the pass's digit.
-//! Two blocks per SM (MinBlocks): while one block waits in its look-back the other streams keys.
+//! Two or three blocks per SM (MinBlocks, see pass_shape): while one block waits in its look-back
+//! another streams keys.
 template <class Key, class Value, bool HasValues, bool Descending, int Threads, int Items, int MinBlocks>
 __global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_args<Key, Value> args)
 {
