@@ -77,17 +77,29 @@ inline unsigned grid_for(std::size_t n, int threads)
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(blocks, cap)));
 }
 
+//! The types an onesweep sort of Key with values through ValueIt (Mode) works with, and its tuning.
+template <value_mode Mode, class Key, class ValueIt>
+struct sort_types
+{
+  using value_type = std::conditional_t<Mode == value_mode::none, no_value,
+                                        typename std::iterator_traits<ValueIt>::value_type>;
+  // What the pass kernel moves as a value.
+  using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
+  static constexpr bool has_values    = Mode != value_mode::none;
+  static constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
+  using tuning                        = onesweep_tuning<sizeof(Key), vbytes>;
+};
+
 //! The passes of onesweep_sort for n > one block's tile: upfront histogram, then one kernel per
 //! non-trivial digit pass with tiles of Shape.
 template <bool Descending, value_mode Mode, class Shape, class Derived, class Key, class ValueIt>
 __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
 {
-  using value_type = std::conditional_t<Mode == value_mode::none, no_value,
-                                        typename std::iterator_traits<ValueIt>::value_type>;
-  using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
-  constexpr bool has_values    = Mode != value_mode::none;
-  constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
-  using tuning                 = onesweep_tuning<sizeof(Key), vbytes>;
+  using types                  = sort_types<Mode, Key, ValueIt>;
+  using value_type             = typename types::value_type;
+  using moved_type             = typename types::moved_type;
+  using tuning                 = typename types::tuning;
+  constexpr bool has_values    = types::has_values;
   constexpr int passes         = static_cast<int>(sizeof(Key));
   const cudaStream_t stream    = stream_of(policy);
 
@@ -252,14 +264,11 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
 template <bool Descending, value_mode Mode, class Derived, class Key, class ValueIt>
 __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
 {
-  using value_type = std::conditional_t<Mode == value_mode::none, no_value,
-                                        typename std::iterator_traits<ValueIt>::value_type>;
-  // What the pass kernel moves as a value.
-  using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
-  constexpr bool has_values  = Mode != value_mode::none;
-  constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
-  using tuning               = onesweep_tuning<sizeof(Key), vbytes>;
-  const cudaStream_t stream  = stream_of(policy);
+  using types                  = sort_types<Mode, Key, ValueIt>;
+  using tuning                 = typename types::tuning;
+  constexpr bool has_values    = types::has_values;
+  constexpr std::size_t vbytes = types::vbytes;
+  const cudaStream_t stream    = stream_of(policy);
 
   if (n <= 1)
   {
