@@ -3,7 +3,14 @@
 
 #include <sweep/detail/util/device_info.cuh>
 
+#include <atomic>
+#include <cstring>
+#include <iterator>
+#include <thread>
+#include <vector>
+
 #include <thrust/equal.h>
+#include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -129,4 +136,95 @@ TEST_CASE("copy_if is deterministic over 100 runs", "[copy_if][determinism]")
     REQUIRE(thrust::equal(thrust::device, first.begin(), f_end, again.begin()));
   }
   check_against_thrust<float>(sweep::par, data.begin(), n, pred, "determinism reference");
+}
+
+TEST_CASE("copy_if from several host threads at once: each thread's count word and buffer are its own",
+          "[copy_if][threads]")
+{
+  // Small calls reuse per-thread storage (call_scratch.cuh): a pinned count word and a device buffer
+  // for the tile state. Four threads on four streams run lone-tile, few-tile and many-tile calls at
+  // the same time; every count and every output must be the one stock Thrust gives.
+  constexpr std::size_t tile = sweep::detail::select_shape<float>::tile_items;
+  const std::size_t sizes[]  = {1, 777, tile - 1, 3 * tile + 5, 37 * tile + 11, 400 * tile + 1};
+  constexpr int threads      = 4;
+  constexpr int rounds       = 5;
+  std::vector<thrust::device_vector<float>> inputs;
+  std::vector<thrust::host_vector<float>> expected;
+  for (std::size_t i = 0; i < std::size(sizes); ++i)
+  {
+    inputs.push_back(sweep_test::random_vector<float>(sizes[i], sweep_test::test_seed() + 40 + i));
+    thrust::device_vector<float> out(sizes[i]);
+    const auto end = thrust::copy_if(thrust::device, inputs[i].begin(), inputs[i].end(), out.begin(), keep_percent<float>{50});
+    expected.emplace_back(out.begin(), end);
+  }
+  std::atomic<int> mismatches{0};
+  std::atomic<int> errors{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+  {
+    pool.emplace_back([&, t] {
+      try
+      {
+        cudaStream_t stream{};
+        if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+        {
+          ++errors;
+          return;
+        }
+        for (int r = 0; r < rounds; ++r)
+        {
+          for (std::size_t k = 0; k < std::size(sizes); ++k)
+          {
+            const std::size_t i = (k + static_cast<std::size_t>(t + r)) % std::size(sizes); // threads interleave sizes
+            thrust::device_vector<float> out(sizes[i] + 4, -1.0f);
+            const auto end = thrust::copy_if(sweep::par.on(stream), inputs[i].begin(), inputs[i].end(), out.begin(),
+                                             keep_percent<float>{50});
+            const thrust::host_vector<float> got(out.begin(), out.end());
+            const std::size_t count = static_cast<std::size_t>(end - out.begin());
+            bool same = count == expected[i].size();
+            for (std::size_t j = 0; same && j < count; ++j)
+            {
+              same = std::memcmp(&got[j], &expected[i][j], sizeof(float)) == 0;
+            }
+            for (std::size_t j = count; same && j < got.size(); ++j)
+            {
+              same = got[j] == -1.0f; // nothing written at or after the returned end
+            }
+            if (!same)
+            {
+              ++mismatches;
+            }
+          }
+        }
+        (void) cudaStreamDestroy(stream);
+      }
+      catch (...)
+      {
+        ++errors;
+      }
+    });
+  }
+  for (auto& th : pool)
+  {
+    th.join();
+  }
+  CHECK(errors.load() == 0);
+  CHECK(mismatches.load() == 0);
+}
+
+TEST_CASE("copy_if still works after cudaDeviceReset (its per-thread storage is made anew)", "[copy_if][reset]")
+{
+  // Runs last in this file: a reset frees every allocation of the old context, including the
+  // thread's count word and buffer, which sweep must then not use.
+  constexpr std::size_t tile = sweep::detail::select_shape<float>::tile_items;
+  for (int generation = 0; generation < 3; ++generation)
+  {
+    for (std::size_t n : {std::size_t(100), 5 * tile + 7})
+    {
+      const auto data = sweep_test::random_vector<float>(n, sweep_test::test_seed() + 50 + n);
+      check_against_thrust<float>(sweep::par, data.begin(), n, keep_percent<float>{50},
+                                  label("after reset", n, 50) + " generation " + std::to_string(generation));
+    }
+    REQUIRE(cudaDeviceReset() == cudaSuccess);
+  }
 }

@@ -1,5 +1,6 @@
 // Host side of sweep's copy_if: plans the tiles, allocates and clears the tile state, launches the
-// single-pass kernel and reads the selected count back. One memset, one kernel, one 8-byte copy.
+// single-pass kernel and reads the selected count back: one memset and one kernel (a lone tile: the
+// kernel only), the count written by the kernel into mapped host memory.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,6 +13,7 @@
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/select/plan.hpp>
 #include <sweep/detail/select/select_kernel.cuh>
+#include <sweep/detail/util/call_scratch.cuh>
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
@@ -74,9 +76,19 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   }
 
   const cudaStream_t stream = stream_of(policy);
-  const temp_layout<8> layout{plan.header_bytes, plan.state_bytes};
-  temp_storage<execution_policy<Derived>> storage(policy, layout);
-  unsigned long long* header = storage.template part<unsigned long long>(0);
+  // Small calls use the thread's call_scratch: the kernel writes the count straight into a pinned host
+  // word (no copy launched), and the tile counter and state live in a reused device buffer unless the
+  // policy brings its own allocator (no allocation per call). This call synchronizes before it returns,
+  // which keeps both free for the thread's next call. A lone tile needs no counter and no state.
+  call_scratch* const scratch = thread_call_scratch();
+  const bool lone_tile        = plan.tiles == 1 && scratch != nullptr;
+  const temp_layout<8> layout = lone_tile ? temp_layout<8>{} : temp_layout<8>{plan.header_bytes, plan.state_bytes};
+  const bool reuse_buffer =
+    scratch != nullptr && !has_allocator<Derived>::value && layout.total <= call_scratch::device_bytes;
+  temp_storage<execution_policy<Derived>> storage(policy, reuse_buffer ? temp_layout<8>{} : layout);
+  unsigned char* const temp = reuse_buffer ? static_cast<unsigned char*>(scratch->device_buffer)
+                                           : static_cast<unsigned char*>(storage.data());
+  unsigned long long* const header = lone_tile ? nullptr : reinterpret_cast<unsigned long long*>(temp);
 
   const uint4* chunks = nullptr;
   if constexpr (load_vector_path)
@@ -85,25 +97,37 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
     chunks = reinterpret_cast<const uint4*>(reinterpret_cast<std::uintptr_t>(input) - plan.head * sizeof(T));
   }
   tile_state<unsigned long long, tile_ordering::relaxed> state;
-  state.words = storage.template part<unsigned long long>(1);
+  state.words = lone_tile ? nullptr : reinterpret_cast<unsigned long long*>(temp + layout.offsets[1]);
   state.slots = 1;
+  unsigned long long* const total = scratch != nullptr ? scratch->mapped_word : header + 1;
   const params_t params{
-    input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, header + 1};
+    input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, total};
 
-  // One memset clears the tile counter and every tile's look-back word (status invalid).
-  throw_on_error(cudaMemsetAsync(storage.data(), 0, layout.offsets[1] + plan.state_bytes, stream),
-                 "sweep::copy_if: clearing the tile state");
+  if (!lone_tile)
+  {
+    // One memset clears the tile counter and every tile's look-back word (status invalid).
+    throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + plan.state_bytes, stream),
+                   "sweep::copy_if: clearing the tile state");
+  }
   constexpr auto kernel    = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
   const std::uint64_t most = select_resident_blocks<kernel>(shape::block_threads);
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
   kernel<<<grid, shape::block_threads, 0, stream>>>(params);
   check_launch("sweep::copy_if: select_kernel launch");
 
-  unsigned long long total = 0;
-  throw_on_error(cudaMemcpyAsync(&total, params.total, sizeof(total), cudaMemcpyDeviceToHost, stream),
-                 "sweep::copy_if: reading the selected count");
+  unsigned long long count = 0;
+  if (scratch == nullptr)
+  {
+    throw_on_error(cudaMemcpyAsync(&count, total, sizeof(count), cudaMemcpyDeviceToHost, stream),
+                   "sweep::copy_if: reading the selected count");
+  }
   synchronize(policy, "sweep::copy_if: synchronizing for the selected count");
-  return total;
+  if (scratch != nullptr)
+  {
+    // Written by the kernel's last tile; complete and visible once the stream is synchronized.
+    count = *static_cast<volatile unsigned long long*>(scratch->host_word);
+  }
+  return count;
 }
 
 } // namespace detail

@@ -57,8 +57,9 @@ struct select_params
   std::uint64_t virtual_items; //!< head + n
   std::uint64_t tiles;
   tile_state<unsigned long long, tile_ordering::relaxed> state; //!< one slot per tile, cleared to invalid before the launch
-  unsigned long long* tile_counter;     //!< zeroed before the launch
-  unsigned long long* total;            //!< written by the last tile: the number selected
+  unsigned long long* tile_counter;     //!< zeroed before the launch (unused when tiles == 1)
+  unsigned long long* total;            //!< written by the last tile: the number selected (device or
+                                        //!< mapped host memory)
 };
 
 //! Shift-right of the 64-bit pair (hi:lo) by `shift` bits (0..31), low word of the result.
@@ -309,7 +310,7 @@ struct select_agent
       unsigned long long exclusive = 0;
       if (tile == 0)
       {
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0 && p.tiles > 1) // a lone tile has no tile state
         {
           p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
         }
@@ -385,16 +386,12 @@ __global__ void __launch_bounds__(select_shape<T>::block_threads, (select_min_bl
   using agent    = select_agent<T, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
   __shared__ typename agent::shared_storage smem;
   const agent a{params, smem};
-
-  while (true)
+  // One tile: one block, no tile counter and no tile state (the dispatcher allocates and clears
+  // none), so a small call is a single launch. Otherwise tiles come from the counter.
+  const bool lone   = params.tiles == 1;
+  std::uint64_t tile = lone ? 0 : block_next_tile(params.tile_counter, smem.tile_slot);
+  while (tile < params.tiles)
   {
-    // smem.tile_slot is written once before the barrier in block_next_tile; the barrier at the end
-    // of the loop keeps the next write after every thread's read.
-    const std::uint64_t tile      = block_next_tile(params.tile_counter, smem.tile_slot);
-    if (tile >= params.tiles)
-    {
-      return;
-    }
     const std::uint64_t tile_base = tile * select_shape<T>::tile_items;
     const bool full = tile_base >= params.head && tile_base + select_shape<T>::tile_items <= params.virtual_items;
     if (full)
@@ -405,7 +402,14 @@ __global__ void __launch_bounds__(select_shape<T>::block_threads, (select_min_bl
     {
       a.template process<false>(tile);
     }
+    if (lone)
+    {
+      return;
+    }
     __syncthreads(); // the stores have read the staging buffer and smem.exclusive
+    // smem.tile_slot is written once before the barrier in block_next_tile; the barrier above keeps
+    // that write after every thread's read of the previous index.
+    tile = block_next_tile(params.tile_counter, smem.tile_slot);
   }
 }
 
