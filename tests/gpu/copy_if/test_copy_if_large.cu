@@ -214,8 +214,9 @@ TEST_CASE("copy_if from several host threads at once: each thread's count word a
 
 TEST_CASE("copy_if still works after cudaDeviceReset (its per-thread storage is made anew)", "[copy_if][reset]")
 {
-  // Runs last in this file: a reset frees every allocation of the old context, including the
-  // thread's count word and buffer, which sweep must then not use.
+  // A reset frees every allocation of the old context, including the thread's count word and
+  // buffer, which sweep must then not use. Every test case makes its own device data, so the cases
+  // that Catch2 happens to run after this one do not mind the reset.
   constexpr std::size_t tile = sweep::detail::select_shape<float>::tile_items;
   for (int generation = 0; generation < 3; ++generation)
   {
