@@ -4,6 +4,7 @@
 
 #include <sweep/sort.cuh>
 
+#include <thrust/device_allocator.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -12,6 +13,7 @@
 
 #include <cuda/std/functional>
 
+#include <new>
 #include <string>
 
 namespace
@@ -20,14 +22,57 @@ namespace
 enum class impl
 {
   sweep,
+  sweep_cached, // sweep::par(allocator) with an allocator that keeps its block between calls
   thrust,
   cub,
 };
 
 const char* impl_name(impl i)
 {
-  return i == impl::sweep ? "sweep" : i == impl::thrust ? "thrust" : "cub";
+  return i == impl::sweep ? "sweep" : i == impl::sweep_cached ? "sweep_cached" : i == impl::thrust ? "thrust" : "cub";
 }
+
+//! A Thrust-style allocator that keeps one block between calls (what Thrust's
+//! custom_temporary_allocation example does for repeated calls): sweep's temporary storage without
+//! mapping fresh device memory on every call, comparable with CUB's preallocated temp storage.
+struct cached_block
+{
+  char* data       = nullptr;
+  std::size_t size = 0;
+  bool in_use      = false;
+  ~cached_block() { cudaFree(data); }
+};
+
+struct caching_allocator : thrust::device_allocator<char>
+{
+  using value_type = char;
+  using pointer    = thrust::device_ptr<char>;
+  cached_block* block;
+  explicit caching_allocator(cached_block* b)
+      : block(b)
+  {}
+  pointer allocate(std::size_t n)
+  {
+    if (block->in_use)
+    {
+      throw std::bad_alloc(); // one temporary block per call is all sweep's sort asks for
+    }
+    if (n > block->size)
+    {
+      cudaFree(block->data);
+      block->data = nullptr;
+      block->size = 0;
+      sweep_bench::check_cuda(cudaMalloc(&block->data, n), "caching_allocator");
+      block->size = n;
+    }
+    block->in_use = true;
+    return pointer(block->data);
+  }
+  void deallocate(pointer, std::size_t)
+  {
+    block->in_use = false;
+  }
+};
 
 template <class F, class Reset>
 void time_sorts(benchmark::State& state, Reset reset, F sort)
@@ -96,26 +141,28 @@ struct normal_float // roughly normal: sum of uniforms, centred
   }
 };
 
-template <class Key, class Gen, class Compare, bool Pairs>
+template <class Key, class Gen, class Compare, bool Pairs, class Value = std::uint32_t>
 void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   thrust::device_vector<Key> input(n);
   sweep_bench::fill_random(input, 42, gen);
-  thrust::device_vector<std::uint32_t> input_values(Pairs ? n : 0);
+  thrust::device_vector<Value> input_values(Pairs ? n : 0);
   if (Pairs)
   {
-    sweep_bench::fill_random(input_values, 43, uniform_u32{});
+    sweep_bench::fill_random(input_values, 43, uniform_u64{});
   }
   thrust::device_vector<Key> keys = input;
-  thrust::device_vector<std::uint32_t> values = input_values;
+  thrust::device_vector<Value> values = input_values;
+  cached_block block;
+  caching_allocator cache(&block);
   constexpr bool descending = std::is_same<Compare, cuda::std::greater<Key>>::value;
 
   // CUB: double buffers and temp storage allocated once, outside the timing.
   thrust::device_vector<Key> cub_alt(which == impl::cub ? n : 0);
-  thrust::device_vector<std::uint32_t> cub_alt_values(which == impl::cub && Pairs ? n : 0);
+  thrust::device_vector<Value> cub_alt_values(which == impl::cub && Pairs ? n : 0);
   cub::DoubleBuffer<Key> kb(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(cub_alt.data()));
-  cub::DoubleBuffer<std::uint32_t> vb(thrust::raw_pointer_cast(values.data()),
+  cub::DoubleBuffer<Value> vb(thrust::raw_pointer_cast(values.data()),
                                       thrust::raw_pointer_cast(cub_alt_values.data()));
   std::size_t temp_bytes = 0;
   auto cub_sort          = [&](void* temp) {
@@ -145,7 +192,7 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
     if (Pairs)
     {
       sweep_bench::check_cuda(cudaMemcpyAsync(thrust::raw_pointer_cast(values.data()),
-                                              thrust::raw_pointer_cast(input_values.data()), n * 4,
+                                              thrust::raw_pointer_cast(input_values.data()), n * sizeof(Value),
                                               cudaMemcpyDeviceToDevice, 0), "reset");
     }
     kb.selector = 0;
@@ -163,6 +210,13 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
       else
         thrust::sort(sweep::par, keys.begin(), keys.end(), comp);
     }
+    else if (i == impl::sweep_cached)
+    {
+      if constexpr (Pairs)
+        thrust::sort_by_key(sweep::par(cache), keys.begin(), keys.end(), values.begin(), comp);
+      else
+        thrust::sort(sweep::par(cache), keys.begin(), keys.end(), comp);
+    }
     else
     {
       if constexpr (Pairs)
@@ -178,10 +232,9 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
     run(which);
     sweep_bench::check_cuda(cudaDeviceSynchronize(), "sort");
     const Key* got_keys = which == impl::cub ? kb.Current() : thrust::raw_pointer_cast(keys.data());
-    const std::uint32_t* got_values =
-      which == impl::cub ? vb.Current() : thrust::raw_pointer_cast(values.data());
-    thrust::device_vector<Key> expected                 = input;
-    thrust::device_vector<std::uint32_t> expected_values = input_values;
+    const Value* got_values = which == impl::cub ? vb.Current() : thrust::raw_pointer_cast(values.data());
+    thrust::device_vector<Key> expected           = input;
+    thrust::device_vector<Value> expected_values = input_values;
     if constexpr (Pairs)
       thrust::sort_by_key(thrust::device, expected.begin(), expected.end(), expected_values.begin(), comp);
     else
@@ -197,10 +250,10 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
 
   time_sorts(state, reset, [&] { run(which); });
   sweep_bench::set_throughput(state, static_cast<double>(n),
-                              2.0 * n * (sizeof(Key) + (Pairs ? 4.0 : 0.0)));
+                              2.0 * n * (sizeof(Key) + (Pairs ? sizeof(Value) : 0.0)));
 }
 
-template <class Key, class Gen, class Compare, bool Pairs>
+template <class Key, class Gen, class Compare, bool Pairs, class Value = std::uint32_t>
 void register_sort(const std::string& workload, Gen gen, Compare comp, std::initializer_list<int> log_sizes,
                    std::initializer_list<impl> impls)
 {
@@ -210,18 +263,20 @@ void register_sort(const std::string& workload, Gen gen, Compare comp, std::init
     {
       const std::string name = "sort/" + workload + "/" + impl_name(i) + "/" + std::to_string(1ull << lg);
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
-        bench_sort<Key, Gen, Compare, Pairs>(s, i, gen, comp);
+        bench_sort<Key, Gen, Compare, Pairs, Value>(s, i, gen, comp);
       })->Arg(std::int64_t(1) << lg)->UseManualTime()->Unit(benchmark::kMillisecond);
     }
   }
 }
 
 const int registered = [] {
-  const auto all = {impl::sweep, impl::thrust, impl::cub};
+  const auto all = {impl::sweep, impl::sweep_cached, impl::thrust, impl::cub};
   register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, false>(
-    "u32_uniform", {}, {}, {16, 20, 24, 28}, all);
+    "u32_uniform", {}, {}, {16, 20, 24, 26, 28}, all);
   register_sort<std::uint64_t, uniform_u64, cuda::std::less<std::uint64_t>, false>("u64_uniform", {}, {}, {27}, all);
   register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, true>("u32_u32_pairs", {}, {}, {28}, all);
+  register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, true, std::uint64_t>(
+    "u32_u64_pairs", {}, {}, {27}, all);
   register_sort<float, normal_float, cuda::std::less<float>, false>("float_normal", {}, {}, {27}, all);
   register_sort<float, normal_float, cuda::std::greater<float>, false>("float_normal_desc", {}, {}, {27}, all);
   register_sort<std::uint32_t, below_2_16, cuda::std::less<std::uint32_t>, false>("u32_below_2^16", {}, {}, {28}, all);

@@ -90,10 +90,10 @@ TEST_CASE("digits are the bytes of the ordered key, least significant first", "[
 {
   using t = key_traits<std::int32_t>;
   const std::int32_t key = -2; // ordered: 0x7ffffffe
-  REQUIRE(t::digit<false>(t::to_bits(key), 0) == 0xfeu);
-  REQUIRE(t::digit<false>(t::to_bits(key), 3) == 0x7fu);
-  REQUIRE(t::digit<true>(t::to_bits(key), 0) == 0x01u);
-  REQUIRE(t::digit<true>(t::to_bits(key), 3) == 0x80u);
+  REQUIRE(((t::ordered<false>(t::to_bits(key)) >> (8 * 0)) & 0xffu) == 0xfeu);
+  REQUIRE(((t::ordered<false>(t::to_bits(key)) >> (8 * 3)) & 0xffu) == 0x7fu);
+  REQUIRE(((t::ordered<true>(t::to_bits(key)) >> (8 * 0)) & 0xffu) == 0x01u);
+  REQUIRE(((t::ordered<true>(t::to_bits(key)) >> (8 * 3)) & 0xffu) == 0x80u);
 }
 
 TEST_CASE("only the radix key types take the onesweep path", "[radix][traits]")
@@ -150,15 +150,15 @@ void require_shape_fits()
 {
   using shape = sweep::detail::radix::pass_shape<KeyBytes, ValueBytes, Small>;
   // One thread per digit, 16-bit ranks, and within 48 KiB of static shared memory: the tile (the
-  // wider of key and value) or the per-warp match masks, whichever is larger, the 16-bit per-warp
-  // digit counters and the 64-bit scatter bases (the block scan's few hundred bytes aside).
-  constexpr std::size_t warps = shape::threads / 32;
-  constexpr std::size_t tile  = shape::tile_items * shape::wide;
-  constexpr std::size_t masks = warps * 256 * 4;
+  // wider of key and value) or the 32-bit per-warp digit counters, whichever is larger, the 64-bit
+  // scatter bases and the digit scan's per-warp totals.
+  constexpr std::size_t warps    = shape::threads / 32;
+  constexpr std::size_t tile     = shape::tile_items * shape::wide;
+  constexpr std::size_t counters = warps * 256 * 4;
   STATIC_REQUIRE(shape::threads % 32 == 0);
   STATIC_REQUIRE(shape::threads >= sweep::detail::radix::radix_digits);
   STATIC_REQUIRE(shape::tile_items < 65536);
-  STATIC_REQUIRE((tile > masks ? tile : masks) + warps * 256 * 2 + 256 * 8 <= 47 * 1024);
+  STATIC_REQUIRE((tile > counters ? tile : counters) + 256 * 8 + 8 * 4 + 16 <= 48 * 1024);
 }
 } // namespace
 
@@ -180,34 +180,61 @@ TEST_CASE("small sorts take the small tile shape, larger ones the large", "[radi
   require_shape_fits<4, 4, false>();
   require_shape_fits<8, 8, false>();
   require_shape_fits<2, 8, false>();
+  require_shape_fits<8, 0, false>();
+  require_shape_fits<4, 8, false>();
+  require_shape_fits<1, 1, false>();
+  require_shape_fits<2, 0, false>();
 }
 
 namespace
 {
+// The pass keeps keys in encode() form: decode must give back the exact input bits, radix_bits must
+// equal ordered() of the raw bits, and all-ones encoded bits (a partial tile's padding) must have
+// all-ones radix bits, so that padding ranks after every real key in every pass.
 template <class Key, bool Descending>
-void require_padding_is_all_ones()
+void require_codec(const std::vector<typename key_traits<Key>::bits_type>& raw_bits)
 {
   using traits = key_traits<Key>;
-  REQUIRE(traits::template ordered<Descending>(traits::template padding_bits<Descending>()) == traits::all_ones);
+  for (auto b : raw_bits)
+  {
+    INFO("raw bits " << static_cast<unsigned long long>(b) << ", descending " << Descending);
+    const auto s = traits::template encode<Descending>(b);
+    REQUIRE(traits::template decode<Descending>(s) == b);
+    REQUIRE(traits::template radix_bits<Descending>(s) == traits::template ordered<Descending>(b));
+  }
+  REQUIRE(traits::template radix_bits<Descending>(traits::all_ones) == traits::all_ones);
+}
+
+template <class Key>
+void require_codec_both_ways(std::uint64_t seed)
+{
+  using bits_type = typename key_traits<Key>::bits_type;
+  std::vector<bits_type> raw = {bits_type(0), key_traits<Key>::high_bit, key_traits<Key>::all_ones,
+                                static_cast<bits_type>(key_traits<Key>::all_ones ^ key_traits<Key>::high_bit),
+                                bits_type(1), static_cast<bits_type>(key_traits<Key>::high_bit | 1u)};
+  std::uint64_t x = seed;
+  for (int i = 0; i < 2000; ++i)
+  {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    raw.push_back(static_cast<bits_type>(x >> (64 - 8 * sizeof(bits_type))));
+  }
+  require_codec<Key, false>(raw);
+  require_codec<Key, true>(raw);
 }
 } // namespace
 
-TEST_CASE("partial-tile padding has all-ones ordered bits", "[radix][traits]")
+TEST_CASE("the pass's key encoding is reversible and sorts like ordered()", "[radix][traits]")
 {
-  require_padding_is_all_ones<std::uint8_t, false>();
-  require_padding_is_all_ones<std::uint8_t, true>();
-  require_padding_is_all_ones<bool, false>();
-  require_padding_is_all_ones<bool, true>();
-  require_padding_is_all_ones<std::int16_t, false>();
-  require_padding_is_all_ones<std::int16_t, true>();
-  require_padding_is_all_ones<std::uint32_t, false>();
-  require_padding_is_all_ones<std::uint32_t, true>();
-  require_padding_is_all_ones<std::int32_t, false>();
-  require_padding_is_all_ones<std::int32_t, true>();
-  require_padding_is_all_ones<float, false>();
-  require_padding_is_all_ones<float, true>();
-  require_padding_is_all_ones<std::int64_t, false>();
-  require_padding_is_all_ones<std::int64_t, true>();
-  require_padding_is_all_ones<double, false>();
-  require_padding_is_all_ones<double, true>();
+  require_codec_both_ways<bool>(1);
+  require_codec_both_ways<std::uint8_t>(2);
+  require_codec_both_ways<std::int8_t>(3);
+  require_codec_both_ways<std::int16_t>(4);
+  require_codec_both_ways<std::uint16_t>(5);
+  require_codec_both_ways<__half>(6);
+  require_codec_both_ways<std::int32_t>(7);
+  require_codec_both_ways<std::uint32_t>(8);
+  require_codec_both_ways<float>(9);
+  require_codec_both_ways<std::int64_t>(10);
+  require_codec_both_ways<std::uint64_t>(11);
+  require_codec_both_ways<double>(12);
 }

@@ -155,30 +155,52 @@ struct key_traits
     return t;
   }
 
-  //! Raw bits whose ordered<Descending> bits are all ones (digit 255 in every pass): the padding
-  //! of a partial tile, which ranks after every real key.
-  template <bool Descending>
-  __host__ __device__ static constexpr bits_type padding_bits()
+  //! The inverse of twiddle.
+  __host__ __device__ static constexpr bits_type untwiddle(bits_type t)
   {
     if constexpr (kind == key_kind::signed_integer)
     {
-      return Descending ? high_bit : static_cast<bits_type>(all_ones ^ high_bit);
+      return static_cast<bits_type>(t ^ high_bit);
     }
     else if constexpr (kind == key_kind::floating_point)
     {
-      return Descending ? all_ones : static_cast<bits_type>(all_ones ^ high_bit);
+      return static_cast<bits_type>((t & high_bit) ? (t ^ high_bit) : ~t);
     }
     else
     {
-      return Descending ? bits_type(0) : all_ones;
+      return t;
     }
   }
 
-  //! The 8-bit digit of pass `pass` (pass 0 = least significant byte).
+  //! The form a digit pass keeps keys in (registers and shared memory): ordered<Descending> bits
+  //! except that float -0.0 and +0.0 stay apart, so that decode() gives back the exact input bits.
+  //! encode and decode are inverse bijections; radix_bits(encode(b)) == ordered<Descending>(b).
   template <bool Descending>
-  __host__ __device__ static constexpr std::uint32_t digit(bits_type b, int pass)
+  __host__ __device__ static constexpr bits_type encode(bits_type b)
   {
-    return static_cast<std::uint32_t>(ordered<Descending>(b) >> (8 * pass)) & 0xffu;
+    const bits_type t = twiddle(b);
+    return Descending ? static_cast<bits_type>(~t) : t;
+  }
+  template <bool Descending>
+  __host__ __device__ static constexpr bits_type decode(bits_type s)
+  {
+    return untwiddle(Descending ? static_cast<bits_type>(~s) : s);
+  }
+  //! The radix-order bits of an encoded key: equal keys (-0.0 and +0.0 too) get equal bits.
+  template <bool Descending>
+  __host__ __device__ static constexpr bits_type radix_bits(bits_type s)
+  {
+    if constexpr (kind == key_kind::floating_point)
+    {
+      // encode(-0.0) is 0111..1 ascending, 1000..0 descending; ordered() maps it onto +0.0's bits.
+      constexpr bits_type minus_zero = Descending ? high_bit : static_cast<bits_type>(all_ones ^ high_bit);
+      constexpr bits_type plus_zero  = Descending ? static_cast<bits_type>(all_ones ^ high_bit) : high_bit;
+      return s == minus_zero ? plus_zero : s;
+    }
+    else
+    {
+      return s;
+    }
   }
 };
 

@@ -11,28 +11,31 @@ namespace radix
 {
 
 //! Onesweep pass tile shape for keys of KeyBytes and values of ValueBytes (0: keys only) on sm_90.
-//! A tile is threads * items keys; the shared scatter buffer holds one tile of the wider of key and
-//! value and must stay within the 48 KiB static shared memory limit together with the per-warp
-//! digit counters (threads/32 * 256 * 2 bytes).
+//! A tile is threads * items keys; the shared exchange buffer holds one tile of the wider of key and
+//! value, overlaid on the 32-bit per-warp digit counters (threads/32 * 1 KiB), and must stay within
+//! the 48 KiB static shared memory limit together with the 64-bit scatter bases (2 KiB).
 //! Small is the shape for inputs of at most small_shape_max_keys keys: 256 x 8 keys, so that a
-//! 2^16-key sort runs 32 tiles a pass instead of 8 and each block ranks 8 keys a thread instead of
-//! 23 (whole call at 2^16 about 61 -> 50 us on the H200; docs/perf-sort.md, version 8).
+//! 2^16-key sort runs 32 tiles a pass instead of 8 (whole call at 2^16 about 61 -> 50 us on the H200).
+//! Large shapes, measured on the H200 with the pass of docs/design/sort.md (one run, medians of 7,
+//! temp storage preallocated, against cub::DeviceRadixSort in the same run):
+//!   4-byte keys only:  512 x 21, 2 blocks an SM (64 registers): u32 2^28 1.027x CUB, float 2^27
+//!                      1.03x; 384 x 19 at 3 blocks 1.006x / 1.02x; 384 x 23 at 2 blocks (80
+//!                      registers) 8% slower than 512 x 21 in an earlier build of the pass.
+//!   8-byte keys only:  384 x 12, 3 blocks an SM (56 registers): 1.078x; 256 x 16 at 3 blocks 1.012x.
+//!   4-byte pairs:      384 x 20, 2 blocks: 0.999x; 512 x 16 1.005x (spills 44 bytes); 384 x 16 at
+//!                      3 blocks 0.947x.
+//!   8-byte values:     384 x 14, 2 blocks: u32/u64 pairs 0.970x; 256 x 16 at 3 blocks 0.931x.
 template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
 struct pass_shape
 {
   static constexpr std::size_t wide = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
-  static constexpr int threads      = Small ? 256 : 384;
-  // Keys-only 4-byte sorts: 384 x 23 (80 registers, no spills, 43,600 B shared); 20 measured 3-5%
-  // slower on the H200 (docs/perf-sort.md, version 8). With values, 23 items spill at the
-  // two-blocks-per-SM register budget, so they keep 20.
-  static constexpr int items      = Small ? 8 : wide <= 4 ? (ValueBytes == 0 ? 23 : 20) : 12;
-  static constexpr int tile_items = threads * items;
-  // Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): at least two, so
-  // that one block's look-back wait is covered by another's loads and stores. Three (56 registers,
-  // a few bytes of spills) for 8-byte keys without values: u64 2^27 about 8% faster on the H200;
-  // for 4-byte keys (384 x 16, 17 or 19; 256 x 23) and for pairs three measured 2-20% slower
-  // (docs/perf-sort.md, version 9).
-  static constexpr int min_blocks = !Small && KeyBytes == 8 && ValueBytes == 0 ? 3 : 2;
+  static constexpr bool keys_only   = ValueBytes == 0;
+  static constexpr int threads      = Small ? 256 : keys_only && KeyBytes <= 4 ? 512 : 384;
+  static constexpr int items        = Small ? 8 : keys_only ? (KeyBytes <= 4 ? 21 : 12) : wide <= 4 ? 20 : 14;
+  static constexpr int tile_items   = threads * items;
+  //! Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): while one block
+  //! waits in its look-back, another streams keys.
+  static constexpr int min_blocks = !Small && keys_only && KeyBytes == 8 ? 3 : 2;
 };
 
 //! Onesweep's other constants for keys of KeyBytes and values of ValueBytes (0: keys only).

@@ -1,0 +1,89 @@
+// sweep::par sort against thrust::device on inputs built around the pass's tiles: full tiles whose
+// keys share one digit (the short path that skips ranking), tiles of two digits, partial last tiles
+// of one digit (which must take the ranked path), for every large tile shape, keys only and pairs.
+#include "sort_test_common.cuh"
+
+#include <sweep/detail/radix/tuning.cuh>
+
+namespace
+{
+
+//! Key i is a random value per run of `run` keys, the runs starting `shift` keys into the input:
+//! with run = tile and shift = 0 every full tile of the first pass holds one key value (so one
+//! digit in every pass); shift = run / 2 gives tiles of two values; later passes see the runs moved.
+template <class Key>
+struct runs
+{
+  std::size_t run, shift;
+  std::uint64_t seed;
+  __host__ __device__ Key operator()(std::uint64_t i) const
+  {
+    const std::uint64_t r = (i + shift) / run;
+    return sweep_test::from_bits<Key>{}(sweep_test::mix64(r ^ sweep_test::mix64(seed)));
+  }
+};
+
+template <class Key, class Value, class Compare>
+void check_tiles(std::size_t tile, Compare comp, const char* name)
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  // Past the small shape's limit, so that the large shape (whose tile is `tile`) runs.
+  const std::size_t k = sweep::detail::radix::small_shape_max_keys / tile + 3;
+  for (std::size_t n : {k * tile - 1, k * tile, k * tile + 1, k * tile + 31, (k + 1) * tile - 1})
+  {
+    for (std::size_t shift : {std::size_t(0), tile / 2, tile - 1})
+    {
+      INFO(name << ": tile " << tile << ", shift " << shift);
+      auto keys = sweep_test::generated_vector<Key>(n, runs<Key>{tile, shift, seed + n});
+      if constexpr (std::is_same<Value, void>::value)
+      {
+        sweep_sort_test::check_keys(keys, comp, std::string(name) + " runs of one tile");
+      }
+      else
+      {
+        // Random values: the short path must carry each value with its key, in input order.
+        sweep_sort_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ n), comp,
+                                     std::string(name) + " runs of one tile");
+      }
+    }
+    // Runs of a few tiles: consecutive tiles of one digit in the first pass, then moved together.
+    auto keys = sweep_test::generated_vector<Key>(n, runs<Key>{3 * tile, 0, seed + 7 * n});
+    if constexpr (std::is_same<Value, void>::value)
+    {
+      sweep_sort_test::check_keys(keys, comp, std::string(name) + " runs of three tiles");
+    }
+    else
+    {
+      sweep_sort_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ (3 * n)), comp,
+                                   std::string(name) + " runs of three tiles");
+    }
+  }
+}
+
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+constexpr std::size_t large_tile = sweep::detail::radix::pass_shape<KeyBytes, ValueBytes, false>::tile_items;
+
+struct value16
+{
+  std::uint64_t a, b;
+};
+
+} // namespace
+
+TEST_CASE("one-digit tiles take the short path: keys only", "[sort][tiles]")
+{
+  check_tiles<std::uint32_t, void>(large_tile<4, 0>, thrust::less<std::uint32_t>(), "u32 less");
+  check_tiles<float, void>(large_tile<4, 0>, thrust::greater<float>(), "float greater");
+  check_tiles<std::int64_t, void>(large_tile<8, 0>, thrust::less<std::int64_t>(), "i64 less");
+  check_tiles<std::uint16_t, void>(large_tile<2, 0>, thrust::less<std::uint16_t>(), "u16 less");
+}
+
+TEST_CASE("one-digit tiles take the short path: pairs", "[sort][tiles]")
+{
+  check_tiles<std::uint32_t, std::uint32_t>(large_tile<4, 4>, thrust::less<std::uint32_t>(), "u32/u32 less");
+  check_tiles<std::uint32_t, std::uint64_t>(large_tile<4, 8>, thrust::greater<std::uint32_t>(), "u32/u64 greater");
+  check_tiles<double, std::uint32_t>(large_tile<8, 4>, thrust::less<double>(), "double/u32 less");
+  // Values over 8 bytes travel as 32-bit positions (index mode): the short path of the first pass
+  // writes positions it makes itself.
+  check_tiles<std::uint32_t, value16>(large_tile<4, 4>, thrust::less<std::uint32_t>(), "u32/16-byte less");
+}
