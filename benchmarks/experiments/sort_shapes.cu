@@ -328,10 +328,8 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
   }
 }
 
-using A = shape<384, 23, 2>;
 using B = shape<512, 21, 2>;
 using C = shape<384, 19, 3>;
-using D = shape<256, 23, 3>;
 } // namespace
 
 int main(int argc, char** argv)
@@ -359,7 +357,7 @@ int main(int argc, char** argv)
   }
   if (want("pairs"))
   {
-    workload<unsigned, unsigned, false, shape<384, 20, 2>, shape<384, 16, 3>, shape<512, 16, 2>>(
+    workload<unsigned, unsigned, false, shape<384, 20, 2>, shape<512, 16, 2>>(
       "u32/u32 pairs", std::size_t(1) << 28, dist::uniform, true);
     workload<unsigned, unsigned long long, false, shape<384, 14, 2>, shape<256, 16, 3>>(
       "u32/u64 pairs", std::size_t(1) << 27, dist::uniform, true);

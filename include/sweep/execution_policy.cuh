@@ -183,6 +183,27 @@ __host__ void synchronize_optional(execution_policy<Derived>& policy, const char
   throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
 }
 
+//! Whether a call may make the host wait for its stream before it returns its result, where only
+//! speed needs it (sort's read-back for pass skipping): not with the par_nosync forms, which promise
+//! not to, and not while the stream is being captured into a graph, where CUDA refuses any wait.
+template <class Derived>
+__host__ bool may_wait_for_stream(execution_policy<Derived>& policy)
+{
+  if (!thrust::cuda_cub::must_perform_optional_synchronization(policy))
+  {
+    return false;
+  }
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream_of(policy), &status) != cudaSuccess)
+  {
+    // The legacy default stream while another stream captures (cudaErrorStreamCaptureImplicit):
+    // waiting would break that capture. Take back the error this query left, and do not wait.
+    (void) cudaGetLastError();
+    return false;
+  }
+  return status == cudaStreamCaptureStatusNone;
+}
+
 //! Synchronizes the policy's stream unconditionally (a result the host must read); throws.
 template <class Derived>
 __host__ void synchronize(execution_policy<Derived>& policy, const char* what)

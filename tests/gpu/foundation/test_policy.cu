@@ -4,7 +4,9 @@
 #include <sweep/detail/scan/scan.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
+#include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/equal.h>
 #include <thrust/fill.h>
 #include <thrust/reduce.h>
 #include <thrust/sequence.h>
@@ -151,4 +153,56 @@ TEST_CASE("CUDA errors surface as thrust::system_error", "[errors]")
   // the device is still usable afterwards
   thrust::device_vector<int> v(100, 2);
   CHECK(thrust::reduce(sweep::par, v.begin(), v.end()) == 200);
+}
+
+namespace
+{
+//! A user arena that hands out 4-byte aligned blocks (what a bump allocator over a byte array does).
+struct misaligning_allocator : thrust::device_allocator<char>
+{
+  using base       = thrust::device_allocator<char>;
+  using pointer    = base::pointer;
+  using size_type  = std::size_t;
+  using value_type = char;
+  pointer allocate(size_type n)
+  {
+    return base::allocate(n + 8) + 4;
+  }
+  void deallocate(pointer p, size_type n)
+  {
+    base::deallocate(p - 4, n + 8);
+  }
+};
+} // namespace
+
+TEST_CASE("temporary storage works with allocators that return misaligned blocks", "[policy][alignment]")
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  misaligning_allocator alloc;
+  auto policy = sweep::par(alloc);
+
+  // sort: 64-bit keys (histogram words and tile state in the temp storage), then pairs.
+  auto keys                               = sweep_test::random_vector<std::uint64_t>(300000, seed);
+  thrust::device_vector<std::uint64_t> expected = keys;
+  thrust::sort(thrust::device, expected.begin(), expected.end());
+  thrust::sort(policy, keys.begin(), keys.end());
+  REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
+
+  auto pair_keys                                 = sweep_test::random_vector<std::uint32_t>(300000, seed + 1);
+  auto values                                    = sweep_test::random_vector<std::uint64_t>(300000, seed + 2);
+  thrust::device_vector<std::uint32_t> exp_keys   = pair_keys;
+  thrust::device_vector<std::uint64_t> exp_values = values;
+  thrust::sort_by_key(thrust::device, exp_keys.begin(), exp_keys.end(), exp_values.begin());
+  thrust::sort_by_key(policy, pair_keys.begin(), pair_keys.end(), values.begin());
+  REQUIRE(thrust::equal(thrust::device, pair_keys.begin(), pair_keys.end(), exp_keys.begin()));
+  REQUIRE(thrust::equal(thrust::device, values.begin(), values.end(), exp_values.begin()));
+
+  // copy_if: its tile state comes from the allocator.
+  auto in = sweep_test::random_vector<int>(1 << 21, seed + 3);
+  thrust::device_vector<int> out(in.size()), expected_out(in.size());
+  auto positive      = [] __device__(int x) { return x > 0; };
+  const auto got_end = thrust::copy_if(policy, in.begin(), in.end(), out.begin(), positive);
+  const auto exp_end = thrust::copy_if(thrust::device, in.begin(), in.end(), expected_out.begin(), positive);
+  REQUIRE(got_end - out.begin() == exp_end - expected_out.begin());
+  REQUIRE(thrust::equal(thrust::device, out.begin(), got_end, expected_out.begin()));
 }

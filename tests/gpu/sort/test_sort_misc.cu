@@ -218,3 +218,135 @@ TEST_CASE("sort past 2^31 keys", "[sort][large]")
   REQUIRE(thrust::is_sorted(thrust::device, keys.begin(), keys.end()));
   REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
 }
+
+TEST_CASE("sort_by_key past 2^32 keys (64-bit global positions)", "[sort][large]")
+{
+  // Past 2^32 - 1 keys the passes address the output with 64-bit positions (below it, 32-bit);
+  // 1-byte keys and values keep the test within ~40 GB of device memory. Few distinct keys: every
+  // value's place depends on stability across portions and tiles.
+  const std::size_t n = (std::size_t(1) << 32) + 4099;
+  if (!sweep_test::device_has_memory(n * 10))
+  {
+    WARN("not enough device memory; skipped");
+    return;
+  }
+  const std::uint64_t seed = sweep_test::test_seed();
+  thrust::device_vector<std::uint8_t> keys   = sweep_test::random_vector<std::uint8_t>(n, seed);
+  thrust::device_vector<std::uint8_t> values = sweep_test::random_vector<std::uint8_t>(n, seed + 1);
+  thrust::device_vector<std::uint8_t> expected_keys   = keys;
+  thrust::device_vector<std::uint8_t> expected_values = values;
+  thrust::sort_by_key(thrust::device, expected_keys.begin(), expected_keys.end(), expected_values.begin(),
+                      thrust::greater<std::uint8_t>());
+  thrust::sort_by_key(sweep::par, keys.begin(), keys.end(), values.begin(), thrust::greater<std::uint8_t>());
+  REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected_keys.begin()));
+  REQUIRE(thrust::equal(thrust::device, values.begin(), values.end(), expected_values.begin()));
+}
+
+namespace
+{
+//! Temporary storage from one preallocated device buffer (no CUDA call in allocate or deallocate):
+//! what a graph needs, since its nodes keep using the memory at every launch.
+struct arena_allocator : thrust::device_allocator<char>
+{
+  using pointer    = thrust::device_allocator<char>::pointer;
+  using size_type  = std::size_t;
+  using value_type = char;
+  char* base       = nullptr;
+  std::size_t size = 0;
+  pointer allocate(size_type n)
+  {
+    if (n > size)
+    {
+      throw std::bad_alloc();
+    }
+    return pointer(base);
+  }
+  void deallocate(pointer, size_type) {}
+};
+
+//! Spins until *flag is set or about `limit` clock cycles have passed (so a test that fails cannot hang).
+__global__ void spin_until(const volatile int* flag, long long limit)
+{
+  const long long start = clock64();
+  while (*flag == 0 && clock64() - start < limit)
+  {
+  }
+}
+} // namespace
+
+TEST_CASE("sort and sort_by_key are captured into a CUDA graph at every size", "[sort][graph]")
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  sweep_test::stream_guard s;
+  thrust::device_vector<char> arena(std::size_t(256) << 20);
+  arena_allocator alloc;
+  alloc.base = thrust::raw_pointer_cast(arena.data());
+  alloc.size = arena.size();
+  // Past pass_skip_min_keys, where an uncaptured call reads the histograms back to skip passes.
+  for (std::size_t n : {std::size_t(3000), std::size_t(300000), sweep::detail::radix::pass_skip_min_keys + 77})
+  {
+    INFO("n = " << n);
+    // Keys below 2^16: two of the four passes are trivial; the graph runs them all.
+    thrust::device_vector<std::uint32_t> input = sweep_test::random_vector<std::uint16_t>(n, seed + n);
+    thrust::device_vector<std::uint32_t> input_values = sweep_test::random_vector<std::uint32_t>(n, seed ^ n);
+    thrust::device_vector<std::uint32_t> expected = input, expected_values = input_values;
+    thrust::sort_by_key(thrust::device, expected.begin(), expected.end(), expected_values.begin());
+    thrust::device_vector<std::uint32_t> keys(n), values(n);
+
+    for (int with_allocator = 0; with_allocator < 2; ++with_allocator)
+    {
+      cudaGraph_t graph{};
+      REQUIRE(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+      // The graph restores the input first, so that every launch sorts the same unsorted data.
+      thrust::copy(thrust::cuda::par_nosync.on(s.stream), input.begin(), input.end(), keys.begin());
+      thrust::copy(thrust::cuda::par_nosync.on(s.stream), input_values.begin(), input_values.end(), values.begin());
+      if (with_allocator)
+      {
+        thrust::sort_by_key(sweep::par_nosync(alloc).on(s.stream), keys.begin(), keys.end(), values.begin());
+      }
+      else
+      {
+        thrust::sort_by_key(sweep::par_nosync.on(s.stream), keys.begin(), keys.end(), values.begin());
+      }
+      REQUIRE(cudaStreamEndCapture(s.stream, &graph) == cudaSuccess);
+      cudaGraphExec_t exec{};
+      REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+      for (int launch = 0; launch < 3; ++launch)
+      {
+        sweep_test::poison(keys);
+        sweep_test::poison(values);
+        REQUIRE(cudaGraphLaunch(exec, s.stream) == cudaSuccess);
+        REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+        REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
+        REQUIRE(thrust::equal(thrust::device, values.begin(), values.end(), expected_values.begin()));
+      }
+      cudaGraphExecDestroy(exec);
+      cudaGraphDestroy(graph);
+    }
+  }
+}
+
+TEST_CASE("a par_nosync sort does not wait for its stream", "[sort][nosync]")
+{
+  sweep_test::stream_guard s;
+  int* flag = nullptr;
+  REQUIRE(cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped) == cudaSuccess);
+  *flag = 0;
+  int* device_flag = nullptr;
+  REQUIRE(cudaHostGetDevicePointer(&device_flag, flag, 0) == cudaSuccess);
+  // Large enough that an ordinary call would read the histograms back (pass skipping).
+  const std::size_t n = sweep::detail::radix::pass_skip_min_keys * 2;
+  thrust::device_vector<std::uint32_t> keys = sweep_test::random_vector<std::uint16_t>(n, sweep_test::test_seed());
+  thrust::device_vector<std::uint32_t> expected = keys;
+  thrust::sort(thrust::device, expected.begin(), expected.end());
+  // About 10 s at 2 GHz: the sort must return long before the kernel queued ahead of it ends.
+  spin_until<<<1, 1, 0, s.stream>>>(device_flag, 20000000000ll);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  thrust::sort(sweep::par_nosync.on(s.stream), keys.begin(), keys.end());
+  const cudaError_t still_running = cudaStreamQuery(s.stream);
+  *flag                           = 1;
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(still_running == cudaErrorNotReady);
+  REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
+  cudaFreeHost(flag);
+}

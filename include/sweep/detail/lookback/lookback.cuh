@@ -124,7 +124,7 @@ __device__ Word warp_lookback(const tile_state<Word, Ordering>& state,
 //! never passes tile 0). Each step past an aggregate loads the words of the next `Batch` predecessors
 //! at once, so a walk of k tiles waits for about k / Batch round trips to L2 instead of k (a stale
 //! word read early is still correct: an aggregate is only walked past, and an `invalid` one is polled
-//! again). Batch 4 measured 5-8% faster than 1 for onesweep on the H200 (docs/perf-sort.md, v6).
+//! again). Batch 4 measured 5-8% faster than 1 for onesweep on the H200 (docs/design/sort.md).
 template <unsigned BackoffNs = 0, int Batch = 1, class Word, tile_ordering Ordering>
 __device__ Word thread_lookback_walk(
   const tile_state<Word, Ordering>& state, std::size_t tile, std::uint32_t slot, Word aggregate, Word first)

@@ -50,14 +50,18 @@ __device__ __forceinline__ unsigned warp_match_digit(unsigned digit)
 template <int Warps, int Items>
 struct tile_ranker
 {
-  using counters_type = std::uint32_t[Warps][radix_digits];
+  //! The ranking's shared memory, all zero before count().
+  struct storage
+  {
+    std::uint32_t counters[Warps][radix_digits];
+  };
 
   //! Step 1. digit_of(i) is the digit of this lane's item i. One shared atomic a key and no
   //! branch, so that the items' atomics issue back to back.
   template <class DigitOf>
-  __device__ __forceinline__ static void count(counters_type& counters, DigitOf digit_of)
+  __device__ __forceinline__ static void count(storage& s, DigitOf digit_of)
   {
-    std::uint32_t* row = counters[threadIdx.x / 32];
+    std::uint32_t* row = s.counters[threadIdx.x / 32];
 #pragma unroll
     for (int i = 0; i < Items; ++i)
     {
@@ -69,20 +73,20 @@ struct tile_ranker
   //! The lowest lane of each digit group takes the group's positions from the warp's running
   //! offset with one atomic (which returns the old offset); the group's lanes follow in lane order.
   template <class DigitOf>
-  __device__ __forceinline__ static void rank(counters_type& counters,
+  __device__ __forceinline__ static void rank(storage& s,
                                               DigitOf digit_of,
                                               std::uint32_t (&ranks)[(Items + 1) / 2])
   {
     const unsigned lane        = threadIdx.x % 32;
     const unsigned lanes_below = (1u << lane) - 1u;
-    std::uint32_t* row         = counters[threadIdx.x / 32];
+    std::uint32_t* row         = s.counters[threadIdx.x / 32];
 #pragma unroll
     for (int i = 0; i < Items; ++i)
     {
-      const unsigned d      = digit_of(i);
-      const unsigned peers  = warp_match_digit(d);
-      const unsigned before = __popc(peers & lanes_below);
-      std::uint32_t first   = 0;
+      const unsigned d             = digit_of(i);
+      const unsigned peers         = warp_match_digit(d);
+      const unsigned before        = __popc(peers & lanes_below);
+      std::uint32_t first          = 0;
       if (before == 0)
       {
         first = atomicAdd(row + d, static_cast<std::uint32_t>(__popc(peers)));

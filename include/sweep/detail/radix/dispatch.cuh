@@ -160,7 +160,10 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
 
   bool active[passes];
   int active_count = passes;
-  if (n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed))
+  // Pass skipping needs the histograms on the host: a read-back and a wait, so not where the
+  // policy or a graph capture forbids waiting (every pass then runs; the result is the same).
+  if (n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed)
+      && may_wait_for_stream(policy))
   {
     std::vector<unsigned long long> host(passes * radix_digits);
     throw_on_error(cudaMemcpyAsync(host.data(), hist, host.size() * sizeof(unsigned long long),
@@ -223,9 +226,16 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       args.tile_counter = counter0 + pass * portions + portion;
       args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
-      onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape::threads, Shape::items,
-                           Shape::min_blocks>
-        <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
+      if (n <= std::size_t(0xffffffffu))
+      {
+        onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, std::uint32_t>
+          <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
+      }
+      else
+      {
+        onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, unsigned long long>
+          <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
+      }
       check_launch("sweep::sort: onesweep pass kernel");
     }
     current = 1 - current;

@@ -63,9 +63,11 @@ struct pass_args
 //! Keys live in registers and shared memory in key_traits::encode form (radix order, reversible);
 //! positions past the portion's end are padding with all-ones bits (digit 255), which rank after
 //! every real key of the tile and are neither published nor stored.
-template <class Key, class Value, bool HasValues, bool Descending, int Threads, int Items>
+template <class Key, class Value, bool HasValues, bool Descending, class Shape, class Offset>
 struct onesweep_agent
 {
+  static constexpr int Threads    = Shape::threads;
+  static constexpr int Items      = Shape::items;
   using traits                    = key_traits<Key>;
   using bits_type                 = typename traits::bits_type;
   static constexpr int warps      = Threads / 32;
@@ -77,17 +79,21 @@ struct onesweep_agent
   static_assert(tile < 65536, "tile positions are packed two to a register (16 bits each)");
 
   using ranker = tile_ranker<warps, Items>;
+  static_assert(std::is_same<Offset, std::uint32_t>::value || std::is_same<Offset, unsigned long long>::value,
+                "global positions are 32- or 64-bit");
 
   struct shared_storage
   {
-    // The per-warp digit counters (counts, then running tile positions) until ranking is done;
-    // then the tile in digit order (keys, then values).
+    // The ranking's per-warp digit counters (counts, then running tile positions) until ranking is
+    // done; then the tile in digit order (keys, then values).
     union
     {
       alignas(16) unsigned char exchange[exchange_bytes];
-      typename ranker::counters_type counters;
+      typename ranker::storage rank;
     };
-    unsigned long long scatter_base[radix_digits]; // global position of digit d minus its tile offset
+    // Global position of digit d minus its tile offset (modulo 2^32 for 32-bit Offset: the sum
+    // with a tile position is exact whenever the result fits, which the dispatch guarantees).
+    Offset scatter_base[radix_digits];
     std::uint32_t scan_partials[radix_digits / 32]; // per-warp totals of the digit scan
     unsigned long long tile_slot;
     int tile_digit; // the digit of every key of a full one-digit tile, or -1
@@ -139,8 +145,8 @@ struct onesweep_agent
   //! Zeroes this block's counters and takes the next tile index (contains __syncthreads()).
   __device__ void start()
   {
-    uint4* counters = reinterpret_cast<uint4*>(&smem.counters[0][0]);
-    for (int i = tid; i < warps * radix_digits / 4; i += Threads)
+    uint4* counters = reinterpret_cast<uint4*>(&smem.rank);
+    for (int i = tid; i < static_cast<int>(sizeof(smem.rank) / sizeof(uint4)); i += Threads)
     {
       counters[i] = make_uint4(0, 0, 0, 0);
     }
@@ -189,7 +195,7 @@ struct onesweep_agent
 #pragma unroll
     for (int w = 0; w < warps; ++w)
     {
-      counted += smem.counters[w][tid];
+      counted += smem.rank.counters[w][tid];
     }
     real = tid == radix_digits - 1 ? counted - static_cast<std::uint32_t>(tile - valid) : counted;
     const auto slot = static_cast<std::uint32_t>(tid);
@@ -242,8 +248,8 @@ struct onesweep_agent
 #pragma unroll
     for (int w = 0; w < warps; ++w)
     {
-      const std::uint32_t c = smem.counters[w][tid];
-      smem.counters[w][tid] = digit_offset;
+      const std::uint32_t c = smem.rank.counters[w][tid];
+      smem.rank.counters[w][tid] = digit_offset;
       digit_offset += c;
     }
   }
@@ -282,9 +288,9 @@ struct onesweep_agent
 
   //! Short path of a full tile whose keys all have digit `d`: no ranking and no exchange; the keys
   //! (and values) go straight from registers to global positions start + tile position, coalesced.
-  __device__ void store_one_digit(unsigned long long start)
+  __device__ void store_one_digit(Offset start)
   {
-    const std::size_t out = start + static_cast<std::size_t>(first_local());
+    const Offset out = start + static_cast<Offset>(first_local());
 #pragma unroll
     for (int i = 0; i < Items; ++i)
     {
@@ -335,7 +341,7 @@ struct onesweep_agent
         const bits_type b = traits::template decode<Descending>(s);
         Key key;
         memcpy(&key, &b, sizeof(Key));
-        args.keys_out[smem.scatter_base[d] + idx] = key;
+        args.keys_out[smem.scatter_base[d] + static_cast<Offset>(idx)] = key;
       }
     }
   }
@@ -372,7 +378,7 @@ struct onesweep_agent
       if (full_tile() || idx < valid)
       {
         const std::uint32_t d = (digits[j / 4] >> (8 * (j % 4))) & 0xffu;
-        args.values_out[smem.scatter_base[d] + idx] = tile_values[idx];
+        args.values_out[smem.scatter_base[d] + static_cast<Offset>(idx)] = tile_values[idx];
       }
     }
   }
@@ -385,7 +391,7 @@ struct onesweep_agent
     start(); // (a)
     load();
     const auto digit_of = [this](int i) { return item_digit(i); };
-    ranker::count(smem.counters, digit_of);
+    ranker::count(smem.rank, digit_of);
     __syncthreads(); // (b)
 
     std::uint32_t counted = 0, real = 0, first_word = 0;
@@ -407,7 +413,7 @@ struct onesweep_agent
         const unsigned long long global = look_back(real, first_word);
         if (tid == smem.tile_digit)
         {
-          smem.scatter_base[0] = global;
+          smem.scatter_base[0] = static_cast<Offset>(global);
         }
       }
       __syncthreads();
@@ -415,13 +421,13 @@ struct onesweep_agent
       return;
     }
 
-    ranker::rank(smem.counters, digit_of, ranks);
+    ranker::rank(smem.rank, digit_of, ranks);
     __syncthreads(); // (e)
     place_keys();
     if (tid < radix_digits)
     {
       // Unsigned wrap-around is intended: base + tile position is the global position.
-      smem.scatter_base[tid] = look_back(real, first_word) - digit_offset;
+      smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
     }
     __syncthreads(); // (f)
 
@@ -437,11 +443,13 @@ struct onesweep_agent
 
 //! One digit pass. Launched with one block per tile of the portion; blocks take tile indices in
 //! start order (block_next_tile), so a tile only waits in its look-back on tiles already running.
-//! MinBlocks blocks per SM (pass_shape): while one block waits in its look-back another streams keys.
-template <class Key, class Value, bool HasValues, bool Descending, int Threads, int Items, int MinBlocks>
-__global__ void __launch_bounds__(Threads, MinBlocks) onesweep_pass_kernel(pass_args<Key, Value> args)
+//! Shape (pass_shape) gives the tile and the blocks per SM: while one block waits in its look-back
+//! another streams keys. Offset is the type of global positions: std::uint32_t when every position
+//! of the sort fits it (fewer instructions a key), else 64-bit.
+template <class Key, class Value, bool HasValues, bool Descending, class Shape, class Offset>
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pass_kernel(pass_args<Key, Value> args)
 {
-  using agent = onesweep_agent<Key, Value, HasValues, Descending, Threads, Items>;
+  using agent = onesweep_agent<Key, Value, HasValues, Descending, Shape, Offset>;
   __shared__ typename agent::shared_storage smem;
   agent(smem, args).run();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 
 #include <sweep/detail/util/math.cuh>
@@ -45,6 +46,9 @@ struct temp_layout
 //! One allocation from the policy (its allocator, or stream-ordered on its stream), freed on every
 //! path when this object goes out of scope. Policy must provide allocate_temporary and
 //! deallocate_temporary (sweep's policies do, in execution_policy.cuh).
+//! A user allocator may return blocks of any alignment (arenas often give 4- or 8-byte aligned
+//! ones): the storage asks for alignment - 1 bytes more and starts its parts at the first 256-byte
+//! boundary, so the kernels' vector and 64-bit accesses are aligned whatever the allocator does.
 template <class Policy, int MaxParts = 8>
 class temp_storage
 {
@@ -52,7 +56,8 @@ public:
   temp_storage(Policy& policy, const temp_layout<MaxParts>& layout)
       : policy_(policy)
       , layout_(layout)
-      , data_(static_cast<unsigned char*>(allocate_temporary(policy, layout.total)))
+      , raw_(static_cast<unsigned char*>(allocate_temporary(policy, padded(layout.total))))
+      , data_(aligned(raw_))
   {}
 
   temp_storage(const temp_storage&)            = delete;
@@ -60,7 +65,7 @@ public:
 
   ~temp_storage()
   {
-    deallocate_temporary(policy_, data_, layout_.total);
+    deallocate_temporary(policy_, raw_, padded(layout_.total));
   }
 
   //! The start of part `index`, as T*.
@@ -80,9 +85,26 @@ public:
   }
 
 private:
+  static constexpr std::size_t alignment = temp_layout<MaxParts>::alignment;
+
+  static std::size_t padded(std::size_t bytes)
+  {
+    return bytes == 0 ? 0 : bytes + alignment - 1;
+  }
+  static unsigned char* aligned(unsigned char* p)
+  {
+    if (p == nullptr)
+    {
+      return nullptr;
+    }
+    const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+    return p + (align_up(static_cast<std::size_t>(address), alignment) - address);
+  }
+
   Policy& policy_;
   temp_layout<MaxParts> layout_;
-  unsigned char* data_;
+  unsigned char* raw_;  // what the policy returned
+  unsigned char* data_; // raw_ rounded up to `alignment`: the first part
 };
 
 } // namespace detail
