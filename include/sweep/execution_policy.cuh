@@ -212,12 +212,26 @@ __host__ void synchronize(execution_policy<Derived>& policy, const char* what)
 }
 
 //! The bytes a device's stream-ordered memory pool keeps after a synchronization (its release
-//! threshold) when sweep finds it at CUDA's default of 0. With 0, every synchronizing call hands its
-//! temporary memory back to the driver and the next call maps it again, which costs tens of
-//! microseconds per call; a pool whose threshold the application has set is left alone.
-inline constexpr unsigned long long pool_keep_bytes = 64ull << 20;
+//! threshold) when sweep finds it at CUDA's default of 0: one eighth of the device's memory, at
+//! least 64 MiB. With 0, every synchronizing call hands its temporary memory back to the driver and
+//! the next call maps it again: tens of microseconds for a small call, about 1.3 ms per GiB (the
+//! second key buffer of a 2^28-key sort) on the H200. Memory the pool keeps is not lost to the
+//! process: on the H200 a cudaMalloc larger than the free memory took it back from the pool
+//! (112 GB kept, then a 112 GB cudaMalloc succeeded and the pool held 0). A pool whose threshold
+//! the application has set is left alone.
+__host__ inline std::uint64_t pool_keep_bytes_of_current_device()
+{
+  constexpr std::uint64_t floor = 64ull << 20;
+  std::size_t free_bytes = 0, total = 0;
+  if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+  {
+    total = 0; // the caller clears the error
+  }
+  const std::uint64_t eighth = static_cast<std::uint64_t>(total) / 8;
+  return eighth > floor ? eighth : floor;
+}
 
-__host__ inline void keep_pool_memory_for_small_calls(cudaStream_t stream)
+__host__ inline void keep_pool_memory_between_calls(cudaStream_t stream)
 {
   constexpr int max_devices = 64;
   static std::atomic<bool> done[max_devices];
@@ -251,7 +265,7 @@ __host__ inline void keep_pool_memory_for_small_calls(cudaStream_t stream)
       && cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess
       && threshold == 0)
   {
-    std::uint64_t keep = pool_keep_bytes;
+    std::uint64_t keep = pool_keep_bytes_of_current_device();
     (void) cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   }
   (void) cudaGetLastError(); // an unsupported pool is not an error for sweep: it only costs time
@@ -279,7 +293,7 @@ __host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t
   }
   else
   {
-    keep_pool_memory_for_small_calls(stream_of(policy));
+    keep_pool_memory_between_calls(stream_of(policy));
     void* ptr          = nullptr;
     cudaError_t status = cudaMallocAsync(&ptr, bytes, stream_of(policy));
     if (status == cudaErrorMemoryAllocation)
