@@ -246,10 +246,6 @@ def version_from_int(value):
     return f"{v // 1000}.{(v % 1000) // 10}"
 
 
-def plot_file_name(algo, workload):
-    return PLOT_PREFIX + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{algo}_{workload}") + ".png"
-
-
 # ----------------------------------------------------------------------------------------------
 # Metadata
 # ----------------------------------------------------------------------------------------------
@@ -303,56 +299,282 @@ def stamp(path, values):
 # ----------------------------------------------------------------------------------------------
 
 
-def make_plots(rows, ceiling, plots_dir, header):
-    """One PNG per (algo, workload) measured at several sizes: GB/s of minimum traffic against n."""
+IMPL_STYLE = {"sweep": ("tab:red", "o", "-"), "sweep_cached": ("tab:orange", "D", "-."),
+              "thrust": ("tab:blue", "s", "--"), "cub": ("tab:green", "^", "--")}
+STOCK_STYLE = {"thrust": ("tab:blue", "s"), "cub": ("tab:green", "^")}
+UNIT_OF_ALGO = {"sort": "keys", "copy_if": "items", "histogram": "samples", "block_histogram": "samples"}
+# A workload whose name ends in a number (u8_keep50, float_unit_1024) is one point of a family.
+FAMILY = re.compile(r"^(.*?)(\d+)$")
+
+
+def _pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "sweep-report"  # same JSON, byte-identical SVG
         import matplotlib.pyplot as plt
     except ImportError:
         print("report.py: matplotlib not found (Debian: apt install python3-matplotlib); no plots",
               file=sys.stderr)
+        return None
+    return plt
+
+
+def figure_groups(rows):
+    """The figures to draw: OrderedDict (algo, name) -> {"kind", "rows", "x_label"}.
+
+    kind "size": one workload at several n (x = n); "latency": whole-call workloads (time per call
+    against n); "family": workloads that differ by a number at the end of their name, one size each
+    (x = that number: % kept, bins); "single": one workload at one size (bars per implementation)."""
+    groups = OrderedDict()
+    measured = [r for r in rows if r["algo"] != "copy" and r["impl"] != "cuda"]
+    by_workload = OrderedDict()
+    for r in sorted(measured, key=lambda r: (r["algo"],) + sort_key(r)):
+        by_workload.setdefault((r["algo"], r["workload"]), []).append(r)
+    families = OrderedDict()
+    for (algo, workload), wrows in by_workload.items():
+        match = FAMILY.match(workload)
+        if match and len({r["n"] for r in wrows}) == 1 and not workload.startswith("latency"):
+            families.setdefault((algo, match.group(1)), []).append((int(match.group(2)), workload))
+    in_family = {}
+    for (algo, prefix), members in families.items():
+        if len(members) >= 2:
+            for value, workload in members:
+                in_family[(algo, workload)] = (prefix.rstrip("_"), value)
+    for (algo, workload), wrows in by_workload.items():
+        if (algo, workload) in in_family:
+            name, value = in_family[(algo, workload)]
+            x_label = "% of items kept" if name.endswith("keep") else "bins" if "histogram" in algo else "parameter"
+            group = groups.setdefault((algo, name + "_family"), {
+                "kind": "family", "rows": [], "title": f"{algo}: {name}_N by {x_label}",
+                "x_label": x_label})
+            group["rows"].extend(dict(r, x=value) for r in wrows)
+            continue
+        kind = "latency" if workload.startswith("latency") else \
+               "size" if len({r["n"] for r in wrows}) >= 2 else "single"
+        groups[(algo, workload)] = {"kind": kind, "rows": [dict(r, x=r["n"]) for r in wrows],
+                                    "title": f"{algo}: {workload}", "x_label": "n (items)"}
+    return groups
+
+
+def figure_base_name(algo, name):
+    return PLOT_PREFIX + re.sub(r"[^A-Za-z0-9._-]+", "_", f"{algo}_{name}")
+
+
+def _short_rate(per_second):
+    for scale, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_second >= scale:
+            return f"{per_second / scale:g} {suffix}/s"
+    return f"{per_second:g} /s"
+
+
+def _format_axes(ax, y_rate):
+    """Readable log-axis labels at 1, 1.5, 2, 3, 5 and 7 times each power of ten: rates as 2 G/s."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 1.5, 2.0, 3.0, 5.0, 7.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _short_rate(v) if y_rate else f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _format_speedup_axis(ax, values):
+    """A log speedup axis that always shows 1x and a few labelled steps around the data."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+    lo = min(values + [1.0]) / 1.1
+    hi = max(values + [1.0]) * 1.1
+    ax.set_ylim(lo, hi)
+    steps = (0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
+    ax.yaxis.set_major_locator(FixedLocator([t for t in steps if lo <= t <= hi]))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def _corner(fig, header):
+    fig.text(0.99, 0.005, f"{header['GPU']}, commit {header['Commit'].split(' ')[0]}",
+             ha="right", va="bottom", fontsize=7, color="gray")
+
+
+def _save(fig, plt, plots_dir, base, exts):
+    names = []
+    for ext in exts:
+        name = base + "." + ext
+        # no Software/Date metadata: the same JSON renders byte-identical files
+        meta = {"Software": None} if ext == "png" else {"Date": None, "Creator": None}
+        fig.savefig(os.path.join(plots_dir, name), metadata=meta)
+        names.append(name)
+    plt.close(fig)
+    return names
+
+
+def overview_rows(rows):
+    """(label, {stock impl: speedup}) for sweep's default row of every workload at its largest size,
+    grouped by algorithm, each group sorted from the largest win to the worst loss."""
+    out = []
+    for algo in [a for a in algorithms(rows) if a != "copy"]:
+        group = []
+        for workload in OrderedDict.fromkeys(r["workload"] for r in rows if r["algo"] == algo):
+            sweep_rows = [r for r in rows if r["algo"] == algo and r["workload"] == workload
+                          and r["impl"] == "sweep" and r["speedup"]]
+            if not sweep_rows:
+                continue
+            r = max(sweep_rows, key=lambda r: r["n"])
+            group.append((f"{algo}: {workload} ({fmt_n(r['n'])})", r["speedup"]))
+        group.sort(key=lambda item: -min(item[1].values()))
+        out.append((algo, group))
+    return [(algo, group) for algo, group in out if group]
+
+
+def make_overview(plt, rows, plots_dir, header):
+    groups = overview_rows(rows)
+    if not groups:
+        return None
+    labels, values, separators = [], [], []
+    for algo, group in groups:
+        if labels:
+            separators.append(len(labels) - 0.5)
+        for label, speedup in group:
+            labels.append(label)
+            values.append(speedup)
+    height = 1.2 + 0.26 * len(labels)
+    fig, ax = plt.subplots(figsize=(8.0, height), dpi=110)
+    ys = list(range(len(labels)))
+    all_values = [v for speedup in values for v in speedup.values()]
+    lo, hi = min(all_values + [1.0]) / 1.25, max(all_values + [1.0]) * 1.6
+    ax.axvspan(lo, 1.0, color="tab:red", alpha=0.07)
+    ax.axvline(1.0, color="black", linewidth=1)
+    for impl, (color, marker) in STOCK_STYLE.items():
+        pts = [(v[impl], y) for v, y in zip(values, ys) if impl in v]
+        if pts:
+            label = "vs stock Thrust (thrust::device)" if impl == "thrust" else "vs CUB (temp preallocated)"
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=color, marker=marker, s=34,
+                       label=label, zorder=3)
+    for v, y in zip(values, ys):
+        text = " / ".join(fmt_speedup(v[i]) if i in v else "—" for i in STOCK_STYLE)
+        ax.text(hi / 1.02, y, text, va="center", ha="right", fontsize=7)
+    ax.text(hi / 1.02, -0.9, "vs Thrust / vs CUB", va="center", ha="right", fontsize=7, fontweight="bold")
+    for sep in separators:
+        ax.axhline(sep, color="gray", linewidth=0.5)
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ticks = [t for t in (0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 20, 50) if lo <= t <= hi]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}x" for t in ticks])
+    ax.minorticks_off()
+    ax.set_ylim(len(labels) - 0.5, -1.5)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=7)
+    ax.set_xlabel("speedup of sweep::par (stock time / sweep time; log scale, left of 1.0: sweep slower)")
+    ax.set_title("sweep against what users have today, every workload at its largest size", fontsize=10)
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    _corner(fig, header)
+    return _save(fig, plt, plots_dir, PLOT_PREFIX + "overview", ("png", "svg"))
+
+
+def _metric(group, algo, row, ceiling):
+    """(value, y label) of one row for its figure."""
+    unit = UNIT_OF_ALGO.get(algo, "items")
+    if group["kind"] == "latency":
+        return row["time_s"] * 1e6, "time per call (µs, lower is better)"
+    if row["items_per_s"] is None:
+        return row["time_s"] * 1e3, "time (ms, lower is better)"
+    return row["items_per_s"], f"{unit} per second (higher is better)"
+
+
+def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
+    by_impl = OrderedDict()
+    for r in sorted(group["rows"], key=lambda r: (IMPL_ORDER.get(r["impl"], 9), r["impl"], r["x"])):
+        by_impl.setdefault(r["impl"], []).append(r)
+    sweep_rows = [r for r in group["rows"] if is_sweep(r) and r["speedup"]]
+    if group["kind"] == "single":
+        fig, ax = plt.subplots(figsize=(6.4, 0.9 + 0.45 * len(by_impl)), dpi=110)
+        impls = list(by_impl)
+        vals = [_metric(group, algo, by_impl[i][0], ceiling)[0] for i in impls]
+        ylabel = _metric(group, algo, by_impl[impls[0]][0], ceiling)[1]
+        colors = [IMPL_STYLE.get(i, ("gray",))[0] for i in impls]
+        ax.barh(range(len(impls)), vals, color=colors)
+        ax.set_yticks(range(len(impls)))
+        ax.set_yticklabels(impls, fontsize=8)
+        ax.invert_yaxis()
+        for y, i in enumerate(impls):
+            r = by_impl[i][0]
+            note = fmt_time(r["time_s"])
+            if r.get("speedup"):
+                note += "; " + ", ".join(f"{fmt_speedup(s)} vs {o}" for o, s in r["speedup"].items())
+            ax.text(0, y, "  " + note, va="center", ha="left", fontsize=7, color="white" if vals[y] > 0 else "black")
+        ax.set_xlabel(ylabel)
+        n = by_impl[impls[0]][0]["n"]
+        ax.set_title(f"{group['title']}, n = {fmt_n(n)}", fontsize=10)
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+        _corner(fig, header)
+        return _save(fig, plt, plots_dir, figure_base_name(algo, key), ("svg",))
+
+    panels = 2 if sweep_rows else 1
+    fig, axes = plt.subplots(panels, 1, figsize=(6.4, 3.4 + 2.0 * (panels - 1)), dpi=110, sharex=True,
+                             gridspec_kw={"height_ratios": [3, 2]} if panels == 2 else None)
+    ax = axes[0] if panels == 2 else axes
+    ylabel = None
+    for impl, irows in by_impl.items():
+        color, marker, line = IMPL_STYLE.get(impl, (None, "x", ":"))
+        pts = [(r["x"], _metric(group, algo, r, ceiling)[0]) for r in irows]
+        ylabel = _metric(group, algo, irows[0], ceiling)[1]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=impl, color=color, marker=marker, linestyle=line)
+        if is_sweep(irows[0]) and algo == "copy_if" and ceiling is not None and group["kind"] != "latency":
+            for r, (x, y) in zip(irows, pts):
+                if r["gb_per_s"]:
+                    ax.annotate(fmt_percent_of(r["gb_per_s"], ceiling) + " of copy", (x, y), fontsize=6,
+                                textcoords="offset points", xytext=(3, 4), color=color)
+    log_x = group["kind"] != "family" or group["x_label"] == "bins"
+    if log_x:
+        ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    _format_axes(ax, y_rate="per second" in ylabel)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(group["title"], fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    if panels == 2:
+        sx = axes[1]
+        for r_impl in OrderedDict.fromkeys(r["impl"] for r in sweep_rows):
+            for stock, (color, marker) in STOCK_STYLE.items():
+                pts = sorted((r["x"], r["speedup"][stock]) for r in sweep_rows
+                             if r["impl"] == r_impl and stock in r["speedup"])
+                if pts:
+                    line = "-" if r_impl == "sweep" else ":"
+                    sx.plot([p[0] for p in pts], [p[1] for p in pts], color=color, marker=marker, linestyle=line,
+                            label=f"{r_impl} vs {stock}")
+        sx.axhline(1.0, color="black", linewidth=1)
+        sx.set_yscale("log")
+        _format_speedup_axis(sx, [s for r in sweep_rows for s in r["speedup"].values()])
+        sx.set_ylabel("speedup (above 1: sweep faster)", fontsize=8)
+        sx.grid(True, which="both", alpha=0.3)
+        sx.legend(fontsize=7)
+        sx.set_xlabel(group["x_label"])
+    else:
+        ax.set_xlabel(group["x_label"])
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    _corner(fig, header)
+    return _save(fig, plt, plots_dir, figure_base_name(algo, key), ("svg",))
+
+
+def make_plots(rows, ceiling, plots_dir, header):
+    """The overview (PNG for the README, SVG for docs/) and one SVG per workload or workload family.
+
+    Returns {"overview": [png, svg], (algo, group name): [svg], ...}, or {} without matplotlib."""
+    plt = _pyplot()
+    if plt is None:
         return {}
     os.makedirs(plots_dir, exist_ok=True)
-    for old in os.listdir(plots_dir):  # plots of workloads no longer measured must not linger
-        if old.startswith(PLOT_PREFIX) and old.endswith(".png"):
+    for old in os.listdir(plots_dir):  # figures of workloads no longer measured must not linger
+        if old.startswith(PLOT_PREFIX) and (old.endswith(".png") or old.endswith(".svg")):
             os.remove(os.path.join(plots_dir, old))
-    series = OrderedDict()
-    for row in sorted(rows, key=sort_key):
-        if row["algo"] == "copy" or row["gb_per_s"] is None:
-            continue
-        series.setdefault((row["algo"], row["workload"]), OrderedDict()) \
-              .setdefault(row["impl"], []).append((row["n"], row["gb_per_s"]))
-    styles = {"sweep": ("tab:red", "o", "-"), "thrust": ("tab:blue", "s", "--"), "cub": ("tab:green", "^", "--")}
-    written = {}
-    for (algo, workload), by_impl in series.items():
-        sizes = {n for points in by_impl.values() for n, _ in points}
-        if len(sizes) < 2:
-            continue
-        fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=110)
-        for impl in sorted(by_impl, key=lambda i: (IMPL_ORDER.get(i, 9), i)):
-            points = sorted(by_impl[impl])
-            color, marker, line = styles.get(impl, (None, "x", ":"))
-            ax.plot([p[0] for p in points], [p[1] for p in points], label=impl,
-                    color=color, marker=marker, linestyle=line)
-        if ceiling is not None:
-            ax.axhline(ceiling["gb_per_s"], color="gray", linestyle=":", linewidth=1)
-            ax.text(min(sizes), ceiling["gb_per_s"], " copy ceiling", va="bottom", ha="left",
-                    fontsize=8, color="gray")
-        ax.set_xscale("log", base=2)
-        ax.set_ylim(bottom=0)
-        ax.set_xlabel("n (items)")
-        ax.set_ylabel("GB/s of minimum traffic")
-        ax.set_title(f"{algo}: {workload}", fontsize=10)
-        ax.text(1.0, -0.16, header["GPU"], transform=ax.transAxes, ha="right", fontsize=7, color="gray")
-        ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        name = plot_file_name(algo, workload)
-        # no Software/date metadata: the same JSON renders byte-identical files
-        fig.savefig(os.path.join(plots_dir, name), metadata={"Software": None})
-        plt.close(fig)
-        written[(algo, workload)] = name
+    written = OrderedDict()
+    overview = make_overview(plt, rows, plots_dir, header)
+    if overview:
+        written["overview"] = overview
+    for (algo, key), group in figure_groups(rows).items():
+        written[(algo, key)] = make_group_figure(plt, algo, key, group, ceiling, plots_dir, header)
     return written
 
 
@@ -397,6 +619,10 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
       "(above 1: sweep is faster). GB/s counts the minimum traffic: each input read once, each "
       "output written once. \"% of copy\" compares that with the copy ceiling.")
     w("")
+    if "overview" in plots:
+        w(f"![sweep's speedup over stock Thrust and CUB, every workload at its largest size]"
+          f"({plots_rel}/{plots['overview'][-1]})")
+        w("")
 
     algos = [a for a in algorithms(rows) if a != "copy"]
     # Summary: every algorithm/workload at its largest size.
@@ -440,9 +666,9 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
         algo_rows = sorted((r for r in rows if r["algo"] == algo), key=sort_key)
         w(f"## {algo}")
         w("")
-        for workload in OrderedDict.fromkeys(r["workload"] for r in algo_rows):
-            if (algo, workload) in plots:
-                w(f"![{algo} {workload}: throughput against size]({plots_rel}/{plots[(algo, workload)]})")
+        for (figure_algo, key), names in ((k, v) for k, v in plots.items() if k != "overview"):
+            if figure_algo == algo:
+                w(f"![{algo} {key}]({plots_rel}/{names[-1]})")
                 w("")
         w("| workload | n | impl | time | items/s | GB/s | % of copy | vs Thrust | vs CUB |")
         w("|---|---:|---|---:|---:|---:|---:|---:|---:|")

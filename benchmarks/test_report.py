@@ -228,25 +228,63 @@ class report_test(unittest.TestCase):
     def test_plots(self):
         plots_dir = os.path.join(self.dir, "out", "plots")
         os.makedirs(plots_dir)
-        stale = os.path.join(plots_dir, "bench_old_workload.png")
+        stale_png = os.path.join(plots_dir, "bench_old_workload.png")
+        stale_svg = os.path.join(plots_dir, "bench_old_workload.svg")
         keep = os.path.join(plots_dir, "diagram.png")
-        for path in (stale, keep):
+        for path in (stale_png, stale_svg, keep):
             with open(path, "wb") as f:
                 f.write(b"x")
-        result = self.render(synthetic_full_run())
-        # only copy_if/float_gt0 has several sizes
-        self.assertEqual(result["plots"], {("copy_if", "float_gt0"): "bench_copy_if_float_gt0.png"})
-        png = os.path.join(plots_dir, "bench_copy_if_float_gt0.png")
-        with open(png, "rb") as f:
+        data = synthetic_full_run()
+        # a family (workloads that differ by a trailing number, one size each) and a latency workload
+        for kept, ms, ratio in ((0, 0.2, 1.7), (50, 0.3, 1.6), (100, 0.4, 0.9)):
+            data["benchmarks"] += measured(f"copy_if/u8_keep{kept}/sweep", 1 << 28, ms, 2)
+            data["benchmarks"] += measured(f"copy_if/u8_keep{kept}/thrust", 1 << 28, ms * ratio, 2)
+        for n, ms in ((4096, 0.013), (1 << 20, 0.016)):
+            data["benchmarks"] += measured("copy_if/latency_float_gt0/sweep", n, ms, 6)
+            data["benchmarks"] += measured("copy_if/latency_float_gt0/cub", n, ms * 2, 6)
+        result = self.render(data)
+        # every workload gets a figure (a family one together), plus the overview in PNG and SVG
+        self.assertEqual(result["plots"], {
+            "overview": ["bench_overview.png", "bench_overview.svg"],
+            ("copy_if", "float_gt0"): ["bench_copy_if_float_gt0.svg"],
+            ("copy_if", "latency_float_gt0"): ["bench_copy_if_latency_float_gt0.svg"],
+            ("copy_if", "u8_keep_family"): ["bench_copy_if_u8_keep_family.svg"],
+            ("histogram", "u8_256bins"): ["bench_histogram_u8_256bins.svg"],
+            ("sort", "u32"): ["bench_sort_u32.svg"],
+        })
+        groups = report.figure_groups(result["rows"])
+        self.assertEqual(groups[("copy_if", "float_gt0")]["kind"], "size")
+        self.assertEqual(groups[("copy_if", "latency_float_gt0")]["kind"], "latency")
+        self.assertEqual(groups[("copy_if", "u8_keep_family")]["kind"], "family")
+        self.assertEqual(sorted({r["x"] for r in groups[("copy_if", "u8_keep_family")]["rows"]}), [0, 50, 100])
+        self.assertEqual(groups[("sort", "u32")]["kind"], "single")
+        # the overview: sweep's default rows at their largest size, worst loss last in its group
+        overview = dict(report.overview_rows(result["rows"]))
+        self.assertEqual([label for label, _ in overview["copy_if"]],
+                         ["copy_if: latency_float_gt0 (2^20)", "copy_if: u8_keep0 (2^28)", "copy_if: u8_keep50 (2^28)",
+                          "copy_if: float_gt0 (2^28)", "copy_if: u8_keep100 (2^28)"])
+        self.assertNotIn("histogram", overview)  # no sweep row: nothing to compare
+        with open(os.path.join(plots_dir, "bench_overview.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
-        self.assertIn("](plots/bench_copy_if_float_gt0.png)", result["markdown"])
-        self.assertFalse(os.path.exists(stale))
+        for names in result["plots"].values():
+            for name in names:
+                if name.endswith(".svg"):
+                    with open(os.path.join(plots_dir, name), encoding="utf-8") as f:
+                        self.assertIn("<svg", f.read(2000), name)
+        self.assertIn("](plots/bench_overview.svg)", result["markdown"])
+        self.assertIn("](plots/bench_copy_if_u8_keep_family.svg)", result["markdown"])
+        self.assertLess(result["markdown"].index("bench_overview.svg"), result["markdown"].index("## Summary"))
+        self.assertFalse(os.path.exists(stale_png))
+        self.assertFalse(os.path.exists(stale_svg))
         self.assertTrue(os.path.exists(keep))
-        with open(png, "rb") as f:
-            first = f.read()
-        self.render(synthetic_full_run())
-        with open(png, "rb") as f:
-            self.assertEqual(f.read(), first, "the same JSON must render the same PNG")
+        first = {}
+        for name in os.listdir(plots_dir):
+            with open(os.path.join(plots_dir, name), "rb") as f:
+                first[name] = f.read()
+        self.render(data)
+        for name, content in first.items():
+            with open(os.path.join(plots_dir, name), "rb") as f:
+                self.assertEqual(f.read(), content, f"the same JSON must render the same {name}")
 
 
 if __name__ == "__main__":

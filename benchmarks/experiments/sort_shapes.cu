@@ -231,25 +231,12 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
   fill<K><<<1024, 256>>>(d.src, n, dd, 1234);
   check(cudaDeviceSynchronize(), "fill");
 
-  // CUB, DoubleBuffer, temp preallocated.
+  // CUB, DoubleBuffer, temp preallocated (the first call, with temp == nullptr, sizes it).
   cub::DoubleBuffer<K> kb(d.keys, d.alt);
   cub::DoubleBuffer<V> vb(d.vals, d.valt);
   std::size_t temp_bytes = 0;
-  if (pairs)
-  {
-    Desc ? cub::DeviceRadixSort::SortPairsDescending(nullptr, temp_bytes, kb, vb, n)
-         : cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, kb, vb, n);
-  }
-  else
-  {
-    Desc ? cub::DeviceRadixSort::SortKeysDescending(nullptr, temp_bytes, kb, n)
-         : cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, kb, n);
-  }
-  void* temp;
-  check(cudaMalloc(&temp, temp_bytes), "malloc");
-  const K* cub_out  = nullptr;
-  const V* cub_vout = nullptr;
-  auto run_cub      = [&] {
+  void* temp             = nullptr;
+  auto cub_sort          = [&] {
     kb = cub::DoubleBuffer<K>(d.keys, d.alt);
     vb = cub::DoubleBuffer<V>(d.vals, d.valt);
     if (pairs)
@@ -262,6 +249,13 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
       Desc ? cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, kb, n)
            : cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kb, n);
     }
+  };
+  cub_sort();
+  check(cudaMalloc(&temp, temp_bytes), "malloc");
+  const K* cub_out  = nullptr;
+  const V* cub_vout = nullptr;
+  auto run_cub      = [&] {
+    cub_sort();
     cub_out  = kb.Current();
     cub_vout = vb.Current();
   };
@@ -274,18 +268,19 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
   std::printf("%-22s n=2^%-2d cub %8.3f ms\n", name, 63 - __builtin_clzll(n), cub_ms);
 
   auto one = [&](auto s) {
-    using S    = decltype(s);
-    auto pol   = sweep::par.on(cudaStream_t{});
-    auto run_s = [&] {
+    using S         = decltype(s);
+    auto sort_with  = [&](auto& policy) {
       if (pairs)
       {
-        radix::onesweep_passes<Desc, radix::value_mode::direct, S>(pol, d.keys, d.vals, n);
+        radix::onesweep_passes<Desc, radix::value_mode::direct, S>(policy, d.keys, d.vals, n);
       }
       else
       {
-        radix::onesweep_passes<Desc, radix::value_mode::none, S>(pol, d.keys, static_cast<radix::no_value*>(nullptr), n);
+        radix::onesweep_passes<Desc, radix::value_mode::none, S>(policy, d.keys, static_cast<radix::no_value*>(nullptr), n);
       }
     };
+    auto pol   = sweep::par.on(cudaStream_t{});
+    auto run_s = [&] { sort_with(pol); };
     reset_data<K, V>(&d);
     run_s();
     check(cudaDeviceSynchronize(), "sweep");
@@ -298,20 +293,10 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
     std::printf("%-22s %4dx%-2d/%d %8.3f ms  %5.3fx cub  %s\n", name, S::threads, S::items, S::min_blocks, ms,
                 cub_ms / ms, bad == 0 ? "ok" : "MISMATCH");
     arena_allocator alloc;
-    auto apol    = sweep::par(alloc).on(cudaStream_t{});
-    auto run_a   = [&] {
-      if (pairs)
-      {
-        radix::onesweep_passes<Desc, radix::value_mode::direct, S>(apol, d.keys, d.vals, n);
-      }
-      else
-      {
-        radix::onesweep_passes<Desc, radix::value_mode::none, S>(apol, d.keys, static_cast<radix::no_value*>(nullptr), n);
-      }
-    };
-    const double ams = time_ms(run_a, reset_data<K, V>, &d);
+    auto apol       = sweep::par(alloc).on(cudaStream_t{});
+    const double am = time_ms([&] { sort_with(apol); }, reset_data<K, V>, &d);
     std::printf("%-22s %4dx%-2d/%d %8.3f ms  %5.3fx cub  (temp from a preallocated arena)\n", name, S::threads,
-                S::items, S::min_blocks, ams, cub_ms / ams);
+                S::items, S::min_blocks, am, cub_ms / am);
   };
   (one(Shapes{}), ...);
   cudaFree(temp);
