@@ -502,8 +502,13 @@ def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
             note = fmt_time(r["time_s"])
             if r.get("speedup"):
                 note += "; " + ", ".join(f"{fmt_speedup(s)} vs {o}" for o, s in r["speedup"].items())
-            ax.text(0, y, "  " + note, va="center", ha="left", fontsize=7, color="white" if vals[y] > 0 else "black")
+            inside = vals[y] >= 0.45 * max(vals)  # long bars carry their note, short ones have it beside
+            ax.text(0 if inside else vals[y], y, "  " + note, va="center", ha="left", fontsize=7,
+                    color="white" if inside else "black")
         ax.set_xlabel(ylabel)
+        from matplotlib.ticker import FuncFormatter
+        rate = "per second" in ylabel
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _short_rate(v) if rate and v > 0 else f"{v:g}"))
         n = by_impl[impls[0]][0]["n"]
         ax.set_title(f"{group['title']}, n = {fmt_n(n)}", fontsize=10)
         fig.tight_layout(rect=(0, 0.04, 1, 1))
