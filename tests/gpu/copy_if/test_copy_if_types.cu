@@ -111,3 +111,19 @@ TEST_CASE("copy_if handles misaligned starts on the vector paths", "[copy_if][al
   misaligned_starts<s16>("s16");
   misaligned_starts<s12>("s12");
 }
+
+namespace
+{
+struct alignas(32) aligned32
+{
+  std::uint64_t a;
+  std::uint32_t b;
+};
+static_assert(alignof(aligned32) == 32 && sizeof(aligned32) == 32, "an over-aligned value type");
+} // namespace
+
+TEST_CASE("copy_if of an over-aligned type (alignas(32)) takes Thrust's kernel and matches", "[copy_if][types]")
+{
+  STATIC_REQUIRE_FALSE(sweep::detail::select_shape<aligned32>::supported);
+  sweep_sizes_and_selectivity<aligned32>("alignas(32)");
+}

@@ -73,6 +73,12 @@ TEST_CASE("select_shape tile sizes: 64 bytes per thread, 512 threads for vector 
   STATIC_REQUIRE(select_shape<s64>::supported);
   STATIC_REQUIRE_FALSE(select_shape<s256>::supported);
   STATIC_REQUIRE(select_shape<s24>::staging_bytes == 1024 * 24 + 16);
+  // Over-aligned types go to Thrust too (the staging buffer is 16-byte aligned).
+  struct alignas(32) over_aligned
+  {
+    float x;
+  };
+  STATIC_REQUIRE_FALSE(select_shape<over_aligned>::supported);
 }
 
 TEST_CASE("select_head aligns the first chunk down to 16 bytes", "[select]")

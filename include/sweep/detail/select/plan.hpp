@@ -32,8 +32,10 @@ struct select_shape
     sizeof(T) < static_cast<std::size_t>(Tuning::row_bytes) ? static_cast<int>(Tuning::row_bytes / sizeof(T)) : 1;
   static constexpr int block_threads = vectorizable ? Tuning::vector_block_threads : Tuning::block_threads;
   static constexpr std::size_t row_staging_bytes = static_cast<std::size_t>(block_threads) * vec * sizeof(T);
-  //! Fits in the shared staging budget with at least one row (else copy_if uses Thrust's kernel).
-  static constexpr bool supported = row_staging_bytes <= static_cast<std::size_t>(Tuning::max_staging_bytes);
+  //! Fits in the shared staging budget with at least one row, and is aligned to at most 16 bytes
+  //! (the staging buffer's alignment); else copy_if uses Thrust's kernel.
+  static constexpr bool supported =
+    alignof(T) <= 16 && row_staging_bytes <= static_cast<std::size_t>(Tuning::max_staging_bytes);
   static constexpr int rows =
     supported && Tuning::max_staging_bytes / row_staging_bytes < static_cast<std::size_t>(Tuning::rows)
       ? static_cast<int>(Tuning::max_staging_bytes / row_staging_bytes)
