@@ -1,0 +1,61 @@
+// Compile-only check (no test runs it): every public sweep algorithm and every path it dispatches
+// to, instantiated once, so that CI builds them for each architecture the README names
+// (SWEEP_CHECK_ARCHITECTURES in tests/CMakeLists.txt). Kernels are tuned and tested on sm_90 only.
+#include <sweep/sweep.cuh>
+
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/remove.h>
+#include <thrust/sort.h>
+
+#include <cuda/std/functional>
+
+#include <cstdint>
+
+namespace
+{
+struct positive
+{
+  __host__ __device__ bool operator()(float x) const
+  {
+    return x > 0;
+  }
+};
+struct wide_value // over 8 bytes: sort_by_key sorts positions and gathers once
+{
+  std::uint64_t a, b;
+};
+
+template <class Key>
+void sorts(thrust::device_vector<Key>& keys, thrust::device_vector<std::uint32_t>& values,
+           thrust::device_vector<wide_value>& wide)
+{
+  thrust::sort(sweep::par, keys.begin(), keys.end());
+  thrust::sort(sweep::par_nosync, keys.begin(), keys.end(), cuda::std::greater<Key>());
+  thrust::stable_sort_by_key(sweep::par, keys.begin(), keys.end(), values.begin());
+  thrust::sort_by_key(sweep::par, keys.begin(), keys.end(), wide.begin(), cuda::std::greater<Key>());
+}
+} // namespace
+
+void sweep_instantiate_all(thrust::device_vector<float>& f,
+                           thrust::device_vector<std::uint8_t>& u8,
+                           thrust::device_vector<std::int16_t>& i16,
+                           thrust::device_vector<std::uint32_t>& u32,
+                           thrust::device_vector<std::int64_t>& i64,
+                           thrust::device_vector<double>& d,
+                           thrust::device_vector<wide_value>& wide,
+                           thrust::device_vector<int>& bins)
+{
+  thrust::copy_if(sweep::par, f.begin(), f.end(), f.begin(), positive{});
+  thrust::copy_if(sweep::par, u32.begin(), u32.end(), f.begin(), u32.begin(), positive{});
+  thrust::remove_copy_if(sweep::par_nosync, wide.begin(), wide.end(), f.begin(), wide.begin(), positive{});
+  sorts(u8, u32, wide);
+  sorts(i16, u32, wide);
+  sorts(u32, u32, wide);
+  sorts(f, u32, wide);
+  sorts(i64, u32, wide);
+  sorts(d, u32, wide);
+  sweep::histogram_even(sweep::par, f.begin(), f.end(), bins.begin(), 256, 0.0f, 1.0f);
+  sweep::histogram_range(sweep::par, f.begin(), f.end(), f.begin(), f.begin() + 5, bins.begin());
+  sweep::histogram(sweep::par, u32.begin(), u32.end(), bins.begin(), 256);
+}
