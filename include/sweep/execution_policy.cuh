@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/stream.cuh>
 
 namespace sweep
 {
@@ -181,30 +182,6 @@ template <class Derived>
 __host__ void synchronize_optional(execution_policy<Derived>& policy, const char* what)
 {
   throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
-}
-
-//! True while `stream` is being captured into a graph, and when CUDA cannot tell: the legacy default
-//! stream while another stream captures (cudaErrorStreamCaptureImplicit), where a wait or a pool
-//! change would break that capture. The error such a query leaves is taken back.
-__host__ inline bool stream_may_be_capturing(cudaStream_t stream)
-{
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess)
-  {
-    (void) cudaGetLastError();
-    return true;
-  }
-  return status != cudaStreamCaptureStatusNone;
-}
-
-//! Whether a call may make the host wait for its stream before it returns its result, where only
-//! speed needs it (sort's read-back for pass skipping): not with the par_nosync forms, which promise
-//! not to, and not while the stream is being captured into a graph, where CUDA refuses any wait.
-template <class Derived>
-__host__ bool may_wait_for_stream(execution_policy<Derived>& policy)
-{
-  return thrust::cuda_cub::must_perform_optional_synchronization(policy)
-      && !stream_may_be_capturing(stream_of(policy));
 }
 
 //! Synchronizes the policy's stream unconditionally (a result the host must read); throws.

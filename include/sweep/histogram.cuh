@@ -68,6 +68,7 @@ template <class Derived>
 __host__ auto runner_for(execution_policy<Derived>& policy)
 {
   return [&policy](const char* what, auto&& body) {
+    throw_on_pending_error(what);
     body(stream_of(policy), [&policy](const temp_layout<8>& layout) {
       return temp_storage<execution_policy<Derived>>(policy, layout);
     });
@@ -80,6 +81,7 @@ template <class Derived>
 __host__ auto runner_for(thrust::cuda_cub::execution_policy<Derived>& policy)
 {
   return [&policy](const char* what, auto&& body) {
+    throw_on_pending_error(what);
     Derived& derived = static_cast<Derived&>(policy);
     body(thrust::cuda_cub::stream(policy), [&derived](const temp_layout<8>& layout) {
       return thrust_temp<Derived>(derived, layout);

@@ -3,18 +3,30 @@
 // with Thrust's CUDA policies (thrust::device, thrust::cuda::par, par_nosync, .on(stream), the
 // allocator forms, device_vector iterators) to sweep, without editing any call site.
 //
-// How it works. Thrust's entry points (thrust::copy_if(exec, ...)) call `copy_if(derived_cast(exec), ...)`
-// unqualified, so argument-dependent lookup sees every overload in thrust::cuda_cub. The overloads
-// below take the policy as `Policy&`, constrained to exactly Thrust's CUDA policy types: the argument
-// binds by identity, which beats the derived-to-base binding of Thrust's own
-// `cuda_cub::copy_if(execution_policy<Derived>&, ...)`. A user overload written for one of these
-// types explicitly is more specialised than `Policy&` and still wins; a user policy type that merely
-// derives from Thrust's CUDA policy is not routed (its own customisations keep working).
-// Each overload turns the Thrust policy into the sweep policy with the same stream, allocator and
-// synchronisation (nosync stays nosync) and calls sweep's implementation qualified. sweep's own
-// fallbacks call Thrust through `thrust::cuda_cub::execution_policy<SweepPolicy>&`, which is not one
-// of the routed types, so they never come back here.
+// How it works. For each routed call form, this header adds an overload of Thrust's own entry
+// point (thrust::sort(policy, ...), and for device_vector iterators and device_ptr without a policy
+// thrust::sort(first, last), ...) that is a better match than Thrust's for exactly Thrust's CUDA
+// policy types (identity binding beats Thrust's derived-to-base `execution_policy_base<Derived>&`;
+// a device_ptr or device_vector iterator parameter is more specialised than Thrust's `Iterator`).
+// It wraps the policy as `thrust::cuda_cub::sweep_routed<Policy>` (derived from the policy) and
+// dispatches unqualified, as Thrust's entry points do, so argument-dependent lookup still sees
+// every overload: the override's `thrust::cuda_cub` overloads for sweep_routed policies (they run
+// sweep), Thrust's (worse: derived-to-base), and any user overload, which still wins where it is
+// more specialised.
+// Why wrap: Thrust's own templates (its entry points, and everything that calls them) never see a
+// sweep_routed policy, so they have the same body in every translation unit, with the header or
+// without. A program may therefore mix translation units compiled with and without it: the calls
+// in the ones with it run sweep, the others stock Thrust, whatever the link order or inlining (an
+// earlier version routed from inside Thrust's templates, so one instantiation had two bodies and
+// the linker kept either; tests/gpu/override_mixed checks this at -O0 in both link orders).
+// Each routed overload turns the Thrust policy into the sweep policy with the same stream,
+// allocator and synchronisation (nosync stays nosync) and calls sweep's implementation qualified.
+// sweep's own fallbacks call Thrust through `thrust::cuda_cub::execution_policy<SweepPolicy>&`,
+// which is never wrapped, so they never come back here.
 // Calls made inside device code keep Thrust's behaviour (its sequential or CDP path).
+// Not routed (stock Thrust): calls without a policy whose iterators are neither device_vector
+// iterators nor device_ptr (counting, zip, transform iterators...), `thrust::cuda::tag()` passed
+// explicitly, and Thrust's algorithms that sort or select internally.
 //
 // Keep this header out of every translation unit that compares sweep with stock Thrust: there
 // "stock Thrust" would be sweep too. sweep/sweep.cuh never includes it.
@@ -24,6 +36,10 @@
 
 #include <thrust/detail/config.h>
 #include <thrust/detail/execute_with_allocator.h>
+#include <thrust/device_ptr.h>
+#include <thrust/iterator/detail/minimum_system.h>
+#include <thrust/iterator/detail/normal_iterator.h>
+#include <thrust/iterator/iterator_traits.h>
 #include <thrust/system/cuda/detail/execution_policy.h>
 #include <thrust/system/cuda/detail/par.h>
 #include <thrust/system/cuda/detail/util.h>
@@ -36,6 +52,21 @@
 #include <sweep/copy_if.cuh>
 #include <sweep/execution_policy.cuh>
 #include <sweep/sort.cuh>
+
+THRUST_NAMESPACE_BEGIN
+namespace cuda_cub
+{
+//! A Thrust CUDA policy that thrust_override.cuh's entry points route to sweep (see the top of the
+//! file). Derived from the policy, so user overloads written for the policy type still accept it.
+template <class Policy>
+struct sweep_routed : Policy
+{
+  _CCCL_HOST_DEVICE explicit sweep_routed(const Policy& policy)
+      : Policy(policy)
+  {}
+};
+} // namespace cuda_cub
+THRUST_NAMESPACE_END
 
 namespace sweep
 {
@@ -108,8 +139,52 @@ struct is_routed_policy<thrust::detail::execute_with_allocator<Allocator, thrust
     : std::true_type
 {};
 
+//! Policies a user passes to Thrust's entry points that the entry overloads below route: the routed
+//! types except thrust::cuda_cub::tag, which Thrust's own no-policy entry points pass (those stay
+//! stock, so that their bodies are the same in every translation unit; the no-policy overloads
+//! below route device_vector iterators and device_ptr instead).
 template <class Policy>
-using enable_if_routed = std::enable_if_t<is_routed_policy<Policy>::value, int>;
+constexpr bool is_routed_entry_policy =
+  is_routed_policy<Policy>::value && !std::is_same<Policy, thrust::cuda_cub::tag>::value;
+template <class Policy>
+using enable_if_routed_entry = std::enable_if_t<is_routed_entry_policy<Policy>, int>;
+//! The forwarding entry overloads take rvalues and const lvalues only (see "Entry overloads").
+template <class P>
+using enable_if_routed_rvalue_or_const = std::enable_if_t<
+  is_routed_entry_policy<std::remove_cv_t<std::remove_reference_t<P>>>
+    && (!std::is_lvalue_reference<P>::value || std::is_const<std::remove_reference_t<P>>::value),
+  int>;
+
+template <class Policy>
+struct is_sweep_routed : std::false_type
+{};
+template <class Policy>
+struct is_sweep_routed<thrust::cuda_cub::sweep_routed<Policy>> : std::true_type
+{};
+//! The override's thrust::cuda_cub overloads take only wrapped policies.
+template <class Policy>
+using enable_if_wrapped = std::enable_if_t<is_sweep_routed<Policy>::value, int>;
+
+//! Iterators a no-policy call is routed for: device_vector iterators and device_ptr.
+template <class It>
+struct is_device_array_iterator : std::false_type
+{};
+template <class T>
+struct is_device_array_iterator<thrust::device_ptr<T>> : std::true_type
+{};
+template <class T>
+struct is_device_array_iterator<thrust::detail::normal_iterator<thrust::device_ptr<T>>> : std::true_type
+{};
+
+//! A no-policy call over these iterators is routed when the first is a device array iterator and
+//! the system Thrust itself would choose for all of them is its CUDA backend.
+template <class First, class... Its>
+using enable_if_routed_iterators = std::enable_if_t<
+  is_device_array_iterator<First>::value
+    && std::is_same<typename thrust::detail::minimum_system<typename thrust::iterator_system<First>::type,
+                                                            typename thrust::iterator_system<Its>::type...>::type,
+                    thrust::cuda_cub::tag>::value,
+  int>;
 
 // The sweep policy equivalent to a Thrust policy: same stream (thrust::cuda_cub::stream gives the
 // default stream where none was attached), same allocator object (held by reference, so a stateful
@@ -152,11 +227,10 @@ __host__ auto to_sweep(thrust::detail::execute_with_allocator<Allocator, thrust:
   return sweep::par(policy.get_allocator()).on(thrust::cuda_cub::stream(policy));
 }
 
-//! The Thrust policy as Thrust's CUDA backend sees it: device-side calls go to Thrust through it.
 template <class Policy>
-__host__ __device__ thrust::cuda_cub::execution_policy<Policy>& thrust_base(Policy& policy)
+__host__ auto to_sweep(thrust::cuda_cub::sweep_routed<Policy>& policy)
 {
-  return policy;
+  return to_sweep(static_cast<Policy&>(policy));
 }
 
 // The host side of each overload: count, convert, call sweep qualified.
@@ -237,152 +311,430 @@ inline unsigned long long routed_calls(routed_algorithm algorithm)
 #  define SWEEP_OVERRIDE_DISPATCH(host_block, device_block) NV_IF_TARGET(NV_IS_HOST, host_block, device_block)
 #endif
 
+// SWEEP_OVERRIDE_ROUTED(algorithm, Policy, policy, args): the routed path of one entry overload:
+// wrap, dispatch unqualified (ADL: the thrust::cuda_cub overloads below, Thrust's, users'). In
+// device code, Thrust's own entry point with the unwrapped policy.
+#define SWEEP_OVERRIDE_ROUTED(algorithm, Policy, policy, ...)                                               \
+  SWEEP_OVERRIDE_DISPATCH(                                                                                  \
+    (thrust::cuda_cub::sweep_routed<Policy> routed_policy(policy); return algorithm(routed_policy, __VA_ARGS__);), \
+    (return thrust::algorithm(static_cast<const thrust::detail::execution_policy_base<Policy>&>(policy), __VA_ARGS__);))
+// (In device code Thrust's entry point calls Thrust's cuda_cub overload: see "Entry overloads".)
+
+// SWEEP_OVERRIDE_NO_POLICY(algorithm, args): the body of a no-policy overload: Thrust's CUDA tag,
+// then as above.
+#define SWEEP_OVERRIDE_NO_POLICY(algorithm, ...)                                      \
+  const thrust::cuda_cub::tag system{};                                                \
+  SWEEP_OVERRIDE_ROUTED(algorithm, thrust::cuda_cub::tag, system, __VA_ARGS__)
+
 THRUST_NAMESPACE_BEGIN
 namespace cuda_cub
 {
 
-// The overloads ADL finds for Thrust's CUDA policies. __host__ __device__ only so that Thrust's
-// device-side entry points can still resolve to them; in device code they forward to Thrust's own
-// implementation, whose overloads take execution_policy<Policy>& and so are never these.
+// The overloads that run sweep, found by ADL from the entry overloads below for wrapped policies
+// only (host code only reaches them: the entry overloads' device path never wraps).
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ OutputIt copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (return ::sweep::detail::thrust_override::copy_if(policy, first, last, result, pred);),
-    (return thrust::cuda_cub::copy_if(
-              ::sweep::detail::thrust_override::thrust_base(policy), first, last, result, pred);));
+  return ::sweep::detail::thrust_override::copy_if(policy, first, last, result, pred);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
 template <class Policy,
           class InputIt,
           class StencilIt,
           class OutputIt,
           class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt
-copy_if(Policy& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
+          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ OutputIt copy_if(Policy& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (return ::sweep::detail::thrust_override::copy_if(policy, first, last, stencil, result, pred);),
-    (return thrust::cuda_cub::copy_if(
-              ::sweep::detail::thrust_override::thrust_base(policy), first, last, stencil, result, pred);));
+  return ::sweep::detail::thrust_override::copy_if(policy, first, last, stencil, result, pred);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ OutputIt remove_copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, result, pred);),
-    (return thrust::cuda_cub::remove_copy_if(
-              ::sweep::detail::thrust_override::thrust_base(policy), first, last, result, pred);));
+  return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, result, pred);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
 template <class Policy,
           class InputIt,
           class StencilIt,
           class OutputIt,
           class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt
+          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ OutputIt
 remove_copy_if(Policy& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, stencil, result, pred);),
-    (return thrust::cuda_cub::remove_copy_if(
-              ::sweep::detail::thrust_override::thrust_base(policy), first, last, stencil, result, pred);));
+  return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, stencil, result, pred);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void sort(Policy& policy, RandomIt first, RandomIt last)
+template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void sort(Policy& policy, RandomIt first, RandomIt last)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::sort(policy, first, last);),
-    (thrust::cuda_cub::sort(::sweep::detail::thrust_override::thrust_base(policy), first, last);));
+  ::sweep::detail::thrust_override::sort(policy, first, last);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
+template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::sort(policy, first, last, comp);),
-    (thrust::cuda_cub::sort(::sweep::detail::thrust_override::thrust_base(policy), first, last, comp);));
+  ::sweep::detail::thrust_override::sort(policy, first, last, comp);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort(Policy& policy, RandomIt first, RandomIt last)
+template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void stable_sort(Policy& policy, RandomIt first, RandomIt last)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::stable_sort(policy, first, last);),
-    (thrust::cuda_cub::stable_sort(::sweep::detail::thrust_override::thrust_base(policy), first, last);));
+  ::sweep::detail::thrust_override::stable_sort(policy, first, last);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
+template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void stable_sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::stable_sort(policy, first, last, comp);),
-    (thrust::cuda_cub::stable_sort(::sweep::detail::thrust_override::thrust_base(policy), first, last, comp);));
+  ::sweep::detail::thrust_override::stable_sort(policy, first, last, comp);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values);),
-    (thrust::cuda_cub::sort_by_key(
-       ::sweep::detail::thrust_override::thrust_base(policy), keys_first, keys_last, values);));
+  ::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
 template <class Policy,
           class KeysIt,
           class ValuesIt,
           class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values, comp);),
-    (thrust::cuda_cub::sort_by_key(
-       ::sweep::detail::thrust_override::thrust_base(policy), keys_first, keys_last, values, comp);));
+  ::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values, comp);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values);),
-    (thrust::cuda_cub::stable_sort_by_key(
-       ::sweep::detail::thrust_override::thrust_base(policy), keys_first, keys_last, values);));
+  ::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values);
 }
 
-_CCCL_EXEC_CHECK_DISABLE
 template <class Policy,
           class KeysIt,
           class ValuesIt,
           class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed<Policy> = 0>
-_CCCL_HOST_DEVICE void
-stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
+__host__ void stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
 {
-  SWEEP_OVERRIDE_DISPATCH(
-    (::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values, comp);),
-    (thrust::cuda_cub::stable_sort_by_key(
-       ::sweep::detail::thrust_override::thrust_base(policy), keys_first, keys_last, values, comp);));
+  ::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values, comp);
 }
 
 } // namespace cuda_cub
+
+// ---- Entry overloads with a policy: better matches than Thrust's for its CUDA policy types ----------
+// Two per call form. (1) `P&&` for rvalues and const lvalues (thrust::device, par.on(s), par(alloc),
+// a const policy variable): identity binding, better than Thrust's `const execution_policy_base<P>&`.
+// (2) `thrust::execution_policy<P>&` for non-const lvalues (a policy variable): better than Thrust's
+// entry (a nearer base) when a user calls thrust::sort(policy, ...), but worse than Thrust's own
+// `cuda_cub::sort(cuda_cub::execution_policy<P>&, ...)` (a nearer base still) when Thrust's entry
+// point calls `sort(derived_cast(exec), ...)` unqualified with the same non-const lvalue. So an
+// instantiation of Thrust's entry point never reaches these overloads, and its body is the same in
+// translation units with and without this header.
+// The overloads are written out on purpose, one pair per Thrust call form with exactly Thrust's
+// parameter list (the same shape repeated), so that the overload set reads like Thrust's own.
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(P&& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(copy_if, Policy, static_cast<Policy&>(policy), first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(P&& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(copy_if, Policy, static_cast<Policy&>(policy), first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE OutputIt remove_copy_if(P&& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(remove_copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE OutputIt remove_copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(remove_copy_if, Policy, static_cast<Policy&>(policy), first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE OutputIt remove_copy_if(P&& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(remove_copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE OutputIt remove_copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_ROUTED(remove_copy_if, Policy, static_cast<Policy&>(policy), first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void sort(P&& policy, RandomIt first, RandomIt last)
+{
+  SWEEP_OVERRIDE_ROUTED(sort, ::cuda::std::remove_cvref_t<P>, policy, first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last)
+{
+  SWEEP_OVERRIDE_ROUTED(sort, Policy, static_cast<Policy&>(policy), first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void sort(P&& policy, RandomIt first, RandomIt last, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(sort, ::cuda::std::remove_cvref_t<P>, policy, first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(sort, Policy, static_cast<Policy&>(policy), first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void stable_sort(P&& policy, RandomIt first, RandomIt last)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort, ::cuda::std::remove_cvref_t<P>, policy, first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void stable_sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort, Policy, static_cast<Policy&>(policy), first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void stable_sort(P&& policy, RandomIt first, RandomIt last, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort, ::cuda::std::remove_cvref_t<P>, policy, first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void stable_sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort, Policy, static_cast<Policy&>(policy), first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_ROUTED(sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_ROUTED(sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class P, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <class Policy, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values, comp);
+}
+
+// ---- Entry overloads without a policy: device_vector iterators and device_ptr -----------------------
+// More specialised than Thrust's (their first parameter is a class template specialisation, not any
+// type); constrained to the iterators and systems for which Thrust itself would pick its CUDA backend.
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class OutputIt,
+          class Pred,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, OutputIt> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(Iter<A...> first, Iter<A...> last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_NO_POLICY(copy_if, first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class StencilIt,
+          class OutputIt,
+          class Pred,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, StencilIt, OutputIt> = 0>
+_CCCL_HOST_DEVICE OutputIt copy_if(Iter<A...> first, Iter<A...> last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_NO_POLICY(copy_if, first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class OutputIt,
+          class Pred,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, OutputIt> = 0>
+_CCCL_HOST_DEVICE OutputIt remove_copy_if(Iter<A...> first, Iter<A...> last, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_NO_POLICY(remove_copy_if, first, last, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class StencilIt,
+          class OutputIt,
+          class Pred,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, StencilIt, OutputIt> = 0>
+_CCCL_HOST_DEVICE OutputIt
+remove_copy_if(Iter<A...> first, Iter<A...> last, StencilIt stencil, OutputIt result, Pred pred)
+{
+  SWEEP_OVERRIDE_NO_POLICY(remove_copy_if, first, last, stencil, result, pred);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter, class... A, ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
+_CCCL_HOST_DEVICE void sort(Iter<A...> first, Iter<A...> last)
+{
+  SWEEP_OVERRIDE_NO_POLICY(sort, first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class Compare,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
+_CCCL_HOST_DEVICE void sort(Iter<A...> first, Iter<A...> last, Compare comp)
+{
+  SWEEP_OVERRIDE_NO_POLICY(sort, first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter, class... A, ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
+_CCCL_HOST_DEVICE void stable_sort(Iter<A...> first, Iter<A...> last)
+{
+  SWEEP_OVERRIDE_NO_POLICY(stable_sort, first, last);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class Compare,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
+_CCCL_HOST_DEVICE void stable_sort(Iter<A...> first, Iter<A...> last, Compare comp)
+{
+  SWEEP_OVERRIDE_NO_POLICY(stable_sort, first, last, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class ValuesIt,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_NO_POLICY(sort_by_key, keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class ValuesIt,
+          class Compare,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
+_CCCL_HOST_DEVICE void sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_NO_POLICY(sort_by_key, keys_first, keys_last, values, comp);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class ValuesIt,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values)
+{
+  SWEEP_OVERRIDE_NO_POLICY(stable_sort_by_key, keys_first, keys_last, values);
+}
+
+_CCCL_EXEC_CHECK_DISABLE
+template <template <class...> class Iter,
+          class... A,
+          class ValuesIt,
+          class Compare,
+          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
+_CCCL_HOST_DEVICE void stable_sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values, Compare comp)
+{
+  SWEEP_OVERRIDE_NO_POLICY(stable_sort_by_key, keys_first, keys_last, values, comp);
+}
+
 THRUST_NAMESPACE_END
 
+#undef SWEEP_OVERRIDE_NO_POLICY
+#undef SWEEP_OVERRIDE_ROUTED
 #undef SWEEP_OVERRIDE_DISPATCH

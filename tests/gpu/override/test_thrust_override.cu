@@ -292,6 +292,49 @@ TEST_CASE("override: device-side calls keep Thrust's device path and are not rou
   CHECK(got == odd);
 }
 
+namespace
+{
+// Generic code that hands the policy to Thrust as its base type reaches Thrust's own entry point;
+// that instantiation must stay stock Thrust (its body is then the same in every translation unit).
+template <class Policy>
+void sort_through_base(const thrust::detail::execution_policy_base<Policy>& exec, thrust::device_vector<int>& v)
+{
+  thrust::sort(exec, v.begin(), v.end());
+}
+} // namespace
+
+TEST_CASE("override: policy variables route; Thrust's entry point reached through generic code does not",
+          "[override]")
+{
+  stream_guard s;
+  auto keys               = sweep_test::random_vector<int>(n, sweep_test::test_seed() + 9);
+  std::vector<int> expect = to_std(keys);
+  std::sort(expect.begin(), expect.end());
+
+  routed_delta sorts{routed_algorithm::sort};
+  thrust::device_vector<int> v = keys;
+  auto policy                  = thrust::cuda::par.on(s.stream); // non-const lvalue
+  thrust::sort(policy, v.begin(), v.end());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(v) == expect);
+  const auto const_policy = thrust::cuda::par_nosync.on(s.stream); // const lvalue
+  v                       = keys;
+  thrust::sort(const_policy, v.begin(), v.end());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(v) == expect);
+  thrust::cuda_cub::par_t plain; // non-const par_t
+  v = keys;
+  thrust::sort(plain, v.begin(), v.end());
+  CHECK(to_std(v) == expect);
+  CHECK(sorts() == 3);
+
+  routed_delta through_base{routed_algorithm::sort};
+  v = keys;
+  sort_through_base(thrust::device, v);
+  CHECK(to_std(v) == expect);
+  CHECK(through_base() == 0);
+}
+
 TEST_CASE("override: a more specialised user overload still wins", "[override]")
 {
   thrust::device_vector<int> keys(16, 1);

@@ -83,8 +83,8 @@ TEST_CASE("sort patterns: sorted, reverse, all equal, skewed, small range", "[so
 TEST_CASE("pass skipping on and off give the same result", "[sort][skip]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  // At least pass_skip_min_keys, so that "on" really skips the six trivial passes.
-  const std::size_t n      = sweep::detail::radix::pass_skip_min_keys + 12345;
+  // Past pass_skip_min_keys, so that "on" really skips the six trivial passes.
+  const std::size_t n      = (std::size_t(1) << 22) + 12345;
   thrust::device_vector<std::uint64_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
   auto& flag = sweep::detail::radix::pass_skipping_enabled();
@@ -282,11 +282,13 @@ TEST_CASE("sort and sort_by_key are captured into a CUDA graph at every size", "
   arena_allocator alloc;
   alloc.base = thrust::raw_pointer_cast(arena.data());
   alloc.size = arena.size();
-  // Past pass_skip_min_keys, where an uncaptured call reads the histograms back to skip passes.
-  for (std::size_t n : {std::size_t(3000), std::size_t(300000), sweep::detail::radix::pass_skip_min_keys + 77})
+  // Both sides of pass_skip_min_keys (past it the device decides which passes run), and large.
+  for (std::size_t n : {std::size_t(3000), sweep::detail::radix::pass_skip_min_keys - 1,
+                        sweep::detail::radix::pass_skip_min_keys + 77, (std::size_t(1) << 22) + 77})
   {
     INFO("n = " << n);
-    // Keys below 2^16: two of the four passes are trivial; the graph runs them all.
+    // Keys below 2^16: two of the four passes are trivial (skipped inside the graph past
+    // pass_skip_min_keys).
     thrust::device_vector<std::uint32_t> input = sweep_test::random_vector<std::uint16_t>(n, seed + n);
     thrust::device_vector<std::uint32_t> input_values = sweep_test::random_vector<std::uint32_t>(n, seed ^ n);
     thrust::device_vector<std::uint32_t> expected = input, expected_values = input_values;
@@ -334,8 +336,8 @@ TEST_CASE("a par_nosync sort does not wait for its stream", "[sort][nosync]")
   *flag = 0;
   int* device_flag = nullptr;
   REQUIRE(cudaHostGetDevicePointer(&device_flag, flag, 0) == cudaSuccess);
-  // Large enough that an ordinary call would read the histograms back (pass skipping).
-  const std::size_t n = sweep::detail::radix::pass_skip_min_keys * 2;
+  // Large, with trivial passes that are skipped (decided on the device, nothing read back).
+  const std::size_t n = std::size_t(1) << 22;
   thrust::device_vector<std::uint32_t> keys = sweep_test::random_vector<std::uint16_t>(n, sweep_test::test_seed());
   thrust::device_vector<std::uint32_t> expected = keys;
   thrust::sort(thrust::device, expected.begin(), expected.end());

@@ -111,24 +111,67 @@ TEST_CASE("only the radix key types take the onesweep path", "[radix][traits]")
   REQUIRE_FALSE(is_radix_key<custom>);
 }
 
-TEST_CASE("pass planning skips passes whose digit is constant", "[radix][plan]")
+TEST_CASE("pass routes alternate buffers over the passes that run", "[radix][plan]")
 {
-  using sweep::detail::radix::plan_passes;
-  const int passes = 4;
-  const std::size_t n = 1000;
-  std::vector<unsigned long long> hist(passes * 256, 0);
-  hist[0 * 256 + 3]   = 600; // pass 0: two digits
-  hist[0 * 256 + 200] = 400;
-  hist[1 * 256 + 0]   = n;   // pass 1: constant
-  hist[2 * 256 + 9]   = n;   // pass 2: constant
-  hist[3 * 256 + 1]   = 1;   // pass 3: two digits
-  hist[3 * 256 + 2]   = n - 1;
-  bool active[passes];
-  REQUIRE(plan_passes(hist.data(), passes, n, active) == 2);
-  REQUIRE(active[0]);
-  REQUIRE_FALSE(active[1]);
-  REQUIRE_FALSE(active[2]);
-  REQUIRE(active[3]);
+  using sweep::detail::radix::pass_route;
+  using sweep::detail::radix::route_passes;
+  // Pass p reads the buffer the previous running pass wrote; skipped passes leave it in place.
+  {
+    const bool trivial[4] = {false, true, true, false};
+    std::uint32_t route[5];
+    REQUIRE(route_passes(trivial, 4, route) == 2);
+    REQUIRE(route[0] == (0u | pass_route::runs_bit | pass_route::first_bit));
+    REQUIRE(route[1] == 1u);
+    REQUIRE(route[2] == 1u);
+    REQUIRE(route[3] == (1u | pass_route::runs_bit));
+    REQUIRE((route[4] & pass_route::result_bit) == 0u);
+    REQUIRE(pass_route::runs(route[4]) == 2);
+  }
+  {
+    // First pass skipped: the first running pass is pass 1 and reads buffer 0; three run, so the
+    // result is in buffer 1.
+    const bool trivial[4] = {true, false, false, false};
+    std::uint32_t route[5];
+    REQUIRE(route_passes(trivial, 4, route) == 3);
+    REQUIRE(route[0] == 0u);
+    REQUIRE(route[1] == (0u | pass_route::runs_bit | pass_route::first_bit));
+    REQUIRE(route[2] == (1u | pass_route::runs_bit));
+    REQUIRE(route[3] == (0u | pass_route::runs_bit));
+    REQUIRE((route[4] & pass_route::result_bit) == 1u);
+    REQUIRE(pass_route::runs(route[4]) == 3);
+  }
+  {
+    // Nothing runs: the input is the result.
+    const bool trivial[8] = {true, true, true, true, true, true, true, true};
+    std::uint32_t route[9];
+    REQUIRE(route_passes(trivial, 8, route) == 0);
+    for (int p = 0; p < 8; ++p)
+    {
+      REQUIRE((route[p] & pass_route::runs_bit) == 0u);
+    }
+    REQUIRE(route[8] == 0u);
+  }
+  {
+    // Every pass runs: buffers alternate and only pass 0 is first.
+    const bool trivial[8] = {};
+    std::uint32_t route[9];
+    REQUIRE(route_passes(trivial, 8, route) == 8);
+    for (int p = 0; p < 8; ++p)
+    {
+      REQUIRE((route[p] & pass_route::source_bit) == static_cast<std::uint32_t>(p % 2));
+      REQUIRE((route[p] & pass_route::runs_bit) != 0u);
+      REQUIRE(((route[p] & pass_route::first_bit) != 0u) == (p == 0));
+    }
+    REQUIRE((route[8] & pass_route::result_bit) == 0u);
+    REQUIRE(pass_route::runs(route[8]) == 8);
+  }
+  {
+    // One-byte keys: one pass, result in buffer 1.
+    const bool trivial[1] = {false};
+    std::uint32_t route[2];
+    REQUIRE(route_passes(trivial, 1, route) == 1);
+    REQUIRE((route[1] & pass_route::result_bit) == 1u);
+  }
 }
 
 TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[radix][plan]")

@@ -8,11 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#if defined(__CUDACC__)
-#  define SWEEP_HISTOGRAM_HD __host__ __device__
-#else
-#  define SWEEP_HISTOGRAM_HD
-#endif
+#include <sweep/detail/util/host_device.hpp>
 
 namespace sweep
 {
@@ -40,7 +36,7 @@ constexpr bool is_histogram_sample_v =
 //! below 2^31: estimate in double (relative error < 2^-50, so within one of the floor) and correct
 //! with exact integer products. Precondition: floor(p / range) < 2^31 and (floor + 1) * range
 //! does not overflow (both hold when range * bins <= 2^64 - 1 and p < range * bins).
-SWEEP_HISTOGRAM_HD inline std::uint64_t floor_div_estimated(std::uint64_t p, std::uint64_t range, double inv_range)
+SWEEP_HOST_DEVICE inline std::uint64_t floor_div_estimated(std::uint64_t p, std::uint64_t range, double inv_range)
 {
   std::uint64_t q = static_cast<std::uint64_t>(static_cast<double>(p) * inv_range);
   if (q * range > p)
@@ -135,7 +131,7 @@ struct even_transform
   }
 
   //! The bin of `sample`, or -1 when it is not counted.
-  SWEEP_HISTOGRAM_HD int operator()(SampleT sample) const
+  SWEEP_HOST_DEVICE int operator()(SampleT sample) const
   {
     const common_t s = static_cast<common_t>(sample);
     if (!(s >= lower && s < upper))
@@ -178,7 +174,7 @@ struct range_transform
   const LevelT* levels = nullptr;
   int num_levels       = 2;
 
-  SWEEP_HISTOGRAM_HD int operator()(SampleT sample) const
+  SWEEP_HOST_DEVICE int operator()(SampleT sample) const
   {
     const LevelT value = static_cast<LevelT>(sample);
     int first          = 0;
@@ -236,7 +232,7 @@ struct index_transform
                 "sweep::histogram takes integer samples (bin indices)");
   int bins = 1;
 
-  SWEEP_HISTOGRAM_HD int operator()(SampleT sample) const
+  SWEEP_HOST_DEVICE int operator()(SampleT sample) const
   {
     if constexpr (std::is_signed_v<SampleT>)
     {

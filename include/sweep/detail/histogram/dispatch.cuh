@@ -18,6 +18,7 @@
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/stream.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep
@@ -96,9 +97,14 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
     auto kernel = shared_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>;
     if (plan.smem > 48 * 1024)
     {
-      throw_on_error(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(plan.smem)),
-        "sweep::histogram: opt-in shared memory");
+      // The attribute is process-wide (per kernel and device): set to the device's limit, never to
+      // this call's size, so that a call on another host thread cannot lower it between this call's
+      // set and launch. It only permits; the launch asks for plan.smem.
+      cudaFuncAttributes attributes{};
+      throw_on_error(cudaFuncGetAttributes(&attributes, kernel), "sweep::histogram: kernel attributes");
+      throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(limit - attributes.sharedSizeBytes)),
+                     "sweep::histogram: opt-in shared memory");
     }
     throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, plan.smem),
                    "sweep::histogram: occupancy");
@@ -179,10 +185,14 @@ __host__ void count_on_device(cudaStream_t stream,
                               std::size_t level_bytes,
                               unsigned long long* accum)
 {
+  // Should a step throw once work is enqueued, the stream is drained before the caller's temporary
+  // storage goes back (a user allocator may hand it out again at once).
+  const drain_stream_on_throw drain{stream};
   auto run = [&](auto* out) {
     using accum_t = std::remove_pointer_t<decltype(out)>;
     throw_on_error(cudaMemsetAsync(out, 0, static_cast<std::size_t>(num_bins) * sizeof(accum_t), stream),
                    "sweep::histogram: zeroing the counters");
+
     if (n == 0)
     {
       return;
@@ -246,8 +256,8 @@ __host__ void index_on_device(
 }
 
 //! Device histogram_range: the levels are gathered into temporary storage, copied to the host and
-//! checked there (one stream synchronization; the check is what lets bad levels throw), then read
-//! by the kernel from shared memory when they fit beside the histogram.
+//! checked there (one stream synchronization; the check is what lets bad levels throw; not during a
+//! graph capture), then read by the kernel from shared memory when they fit beside the histogram.
 template <class SampleT, class Counter, class SampleIt, class CountOut, class LevelIt, class MakeTemp>
 __host__ void range_on_device(cudaStream_t stream,
                                   MakeTemp&& make_temp,
@@ -273,13 +283,19 @@ __host__ void range_on_device(cudaStream_t stream,
   level_t* d_levels    = temp.template part<level_t>(1);
   gather_levels_kernel<<<ceil_div(levels, 256), 256, 0, stream>>>(levels_first, levels, d_levels);
   check_launch("sweep::histogram_range: gather_levels_kernel");
-  std::vector<level_t> host(static_cast<std::size_t>(levels));
-  throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
-                 "sweep::histogram_range: reading the levels");
-  throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
-  if (const arg_check c = check_levels(host.data(), num_levels); !c)
+  // Inside a graph capture nothing may wait, and the levels the graph will read are those in memory
+  // when it runs: they are not checked there (levels out of order then give unspecified counts, as
+  // in CUB).
+  if (!stream_may_be_capturing(stream))
   {
-    throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+    std::vector<level_t> host(static_cast<std::size_t>(levels));
+    throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
+                   "sweep::histogram_range: reading the levels");
+    throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
+    if (const arg_check c = check_levels(host.data(), num_levels); !c)
+    {
+      throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+    }
   }
   count_on_device<SampleT, Counter>(stream,
                                     first,

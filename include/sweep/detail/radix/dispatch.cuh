@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
-#include <vector>
 
 #include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
@@ -33,6 +32,7 @@ namespace radix
 {
 
 //! Test hook: when false, every digit pass runs even if the histogram shows it is trivial.
+//! Read when a sort is enqueued (a captured graph keeps the setting of its capture).
 inline std::atomic<bool>& pass_skipping_enabled()
 {
   static std::atomic<bool> enabled{true};
@@ -50,9 +50,14 @@ enum class value_mode
   index,
 };
 
+//! Index sorts: copies the values aside for the final gather, unless no pass ran (route summary).
 template <class T, class It>
-__global__ void copy_in_kernel(It in, T* out, std::size_t n)
+__global__ void copy_in_kernel(const std::uint32_t* summary, It in, T* out, std::size_t n)
 {
+  if (pass_route::runs(*summary) == 0)
+  {
+    return;
+  }
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
   {
@@ -60,13 +65,47 @@ __global__ void copy_in_kernel(It in, T* out, std::size_t n)
   }
 }
 
+//! Index sorts: out[i] = in[permutation[i]], where the permutation is the position buffer that holds
+//! the result (route summary); nothing when no pass ran (the permutation is the identity).
 template <class T, class It>
-__global__ void gather_kernel(const T* in, const std::uint32_t* permutation, It out, std::size_t n)
+__global__ void gather_kernel(const std::uint32_t* summary,
+                              const T* in,
+                              const std::uint32_t* positions0,
+                              const std::uint32_t* positions1,
+                              It out,
+                              std::size_t n)
 {
+  const std::uint32_t s = *summary;
+  if (pass_route::runs(s) == 0)
+  {
+    return;
+  }
+  const std::uint32_t* permutation = (s & pass_route::result_bit) != 0 ? positions1 : positions0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
   {
     out[i] = in[permutation[i]];
+  }
+}
+
+//! The result is in the second buffer when an odd number of passes ran (route summary): copy it
+//! back (keys, and values when they moved with the keys). Decided on the device like the skipping.
+template <class Key, class Value>
+__global__ void copy_back_kernel(const std::uint32_t* summary, const Key* keys_from, Key* keys_to,
+                                 const Value* values_from, Value* values_to, std::size_t n)
+{
+  if ((*summary & pass_route::result_bit) == 0)
+  {
+    return;
+  }
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    keys_to[i] = keys_from[i];
+    if (values_to != nullptr)
+    {
+      values_to[i] = values_from[i];
+    }
   }
 }
 
@@ -111,7 +150,8 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
 
   // Tile states: when small, one per pass, all cleared by the one memset below together with the
   // histogram and tile counters (one launch instead of one per pass); otherwise a single one,
-  // cleared before each (pass, portion) launch.
+  // cleared before each (pass, portion) launch (status codes alternating by pass instead of the
+  // memset measured slower: docs/design/sort.md, variants).
   const std::size_t state_bytes  = pass_state::bytes(max_tiles, radix_digits);
   const bool state_per_pass      = portions == 1 && passes * state_bytes <= state_upfront_max_bytes;
   const std::size_t state_copies = state_per_pass ? static_cast<std::size_t>(passes) : 1;
@@ -125,6 +165,7 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
     positions,  // index: positions buffer A
     value_copy, // index: the values, copied once for the final gather
     bins,
+    routes,
     hist_and_counters,
     state_words,
   };
@@ -134,6 +175,7 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   layout.add(Mode == value_mode::index ? n * sizeof(std::uint32_t) : 0);
   layout.add(Mode == value_mode::index ? n * sizeof(value_type) : 0);
   layout.add(passes * 2 * radix_digits * sizeof(unsigned long long));
+  layout.add((passes + 1) * sizeof(std::uint32_t));
   layout.add((passes * radix_digits + counters + 1) * sizeof(unsigned long long)); // + histogram_done
   layout.add(state_copies * state_bytes);
   temp_storage<execution_policy<Derived>> temp(policy, layout);
@@ -142,42 +184,30 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   unsigned long long* counter0 = hist + passes * radix_digits;
   unsigned* histogram_done     = reinterpret_cast<unsigned*>(counter0 + counters);
   unsigned long long* bin_data = temp.template part<unsigned long long>(bins);
+  std::uint32_t* route         = temp.template part<std::uint32_t>(routes);
   std::uint32_t* state_data    = temp.template part<std::uint32_t>(state_words);
 
   const std::size_t cleared = state_per_pass ? layout.offsets[state_words] + layout.sizes[state_words]
                                                  - layout.offsets[hist_and_counters]
                                              : layout.sizes[hist_and_counters];
   throw_on_error(cudaMemsetAsync(hist, 0, cleared, stream), "sweep::sort: memset");
+  // From here work is enqueued: should a later step throw, the stream is drained before the
+  // temporary storage goes back (a user allocator may hand it out again at once).
+  const drain_stream_on_throw drain{stream};
+  // Below pass_skip_min_keys every pass runs, so the host knows where the result ends up.
+  const bool allow_skip = n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed);
   {
+    // Also decides, on the device, which passes run and through which buffers (route).
     constexpr int threads = tuning::histogram_threads;
     const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_items;
     const std::size_t cap       = static_cast<std::size_t>(current_device_info().sm_count) * 4;
     const unsigned blocks = static_cast<unsigned>(std::max<std::size_t>(1, std::min(ceil_div(n, per_block), cap)));
     upfront_histogram_kernel<Key, Descending, threads>
-      <<<blocks, threads, 0, stream>>>(keys, n, hist, bin_data, histogram_done);
+      <<<blocks, threads, 0, stream>>>(
+        keys, n, hist, bin_data, route, counter0, static_cast<int>(portions), allow_skip, histogram_done);
     check_launch("sweep::sort: histogram kernel");
   }
 
-  bool active[passes];
-  int active_count = passes;
-  // Pass skipping needs the histograms on the host: a read-back and a wait, so not where the
-  // policy or a graph capture forbids waiting (every pass then runs; the result is the same).
-  if (n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed)
-      && may_wait_for_stream(policy))
-  {
-    std::vector<unsigned long long> host(passes * radix_digits);
-    throw_on_error(cudaMemcpyAsync(host.data(), hist, host.size() * sizeof(unsigned long long),
-                                   cudaMemcpyDeviceToHost, stream),
-                   "sweep::sort: histogram read-back");
-    throw_on_error(cudaStreamSynchronize(stream), "sweep::sort: histogram read-back");
-    active_count = plan_passes(host.data(), passes, n, active);
-  }
-  else
-  {
-    std::fill(active, active + passes, true);
-  }
-
-  Key* key_buf[2] = {keys, temp.template part<Key>(alt_keys)};
   moved_type* val_buf[2] = {nullptr, nullptr};
   if constexpr (Mode == value_mode::direct)
   {
@@ -190,14 +220,11 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
     val_buf[1] = temp.template part<moved_type>(alt_values);
   }
 
-  int current = 0;
-  bool first  = true;
+  // Every pass is launched; each block finds its pass's route with its tile index (the tile counters
+  // start at the route, pass_route::ticket_shift): a skipped pass's blocks return at once, and the
+  // passes that run find their buffers there.
   for (int pass = 0; pass < passes; ++pass)
   {
-    if (!active[pass])
-    {
-      continue;
-    }
     for (std::size_t portion = 0; portion < portions; ++portion)
     {
       const std::size_t begin = portion * per_portion;
@@ -205,20 +232,21 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       const std::size_t tiles = ceil_div(count, static_cast<std::size_t>(tile));
       pass_state state;
       state.slots = radix_digits;
+      state.words = state_data;
       if (state_per_pass)
       {
-        state.words = state_data + static_cast<std::size_t>(pass) * (state_bytes / sizeof(std::uint32_t));
+        state.words += static_cast<std::size_t>(pass) * (state_bytes / sizeof(std::uint32_t));
       }
       else
       {
-        state.words = state_data;
         throw_on_error(state.clear_async(tiles, stream), "sweep::sort: tile state clear");
       }
       pass_args<Key, moved_type> args;
-      args.keys_in      = key_buf[current];
-      args.keys_out     = key_buf[1 - current];
-      args.values_in    = (Mode == value_mode::index && first) ? nullptr : val_buf[current];
-      args.values_out   = val_buf[1 - current];
+      args.keys[0]      = keys;
+      args.keys[1]      = temp.template part<Key>(alt_keys);
+      args.values[0]    = val_buf[0];
+      args.values[1]    = val_buf[1];
+      args.positions    = Mode == value_mode::index;
       args.begin        = begin;
       args.count        = count;
       args.pass         = pass;
@@ -238,33 +266,25 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       }
       check_launch("sweep::sort: onesweep pass kernel");
     }
-    current = 1 - current;
-    first   = false;
   }
 
-  if (current == 1)
+  const std::uint32_t* summary = route + passes;
+  const unsigned copy_grid     = grid_for(n, 256);
+  if (allow_skip || passes % 2 == 1)
   {
-    throw_on_error(cudaMemcpyAsync(keys, key_buf[1], n * sizeof(Key), cudaMemcpyDeviceToDevice, stream),
-                   "sweep::sort: copy back");
-    if constexpr (Mode == value_mode::direct)
-    {
-      throw_on_error(
-        cudaMemcpyAsync(val_buf[0], val_buf[1], n * sizeof(moved_type), cudaMemcpyDeviceToDevice, stream),
-        "sweep::sort: copy back");
-    }
+    copy_back_kernel<Key, moved_type><<<copy_grid, 256, 0, stream>>>(
+      summary, temp.template part<Key>(alt_keys), keys, Mode == value_mode::direct ? val_buf[1] : nullptr,
+      Mode == value_mode::direct ? val_buf[0] : nullptr, n);
+    check_launch("sweep::sort: copy back kernel");
   }
   if constexpr (Mode == value_mode::index)
   {
-    if (active_count > 0) // otherwise the permutation is the identity
-    {
-      value_type* copy = temp.template part<value_type>(value_copy);
-      copy_in_kernel<value_type><<<grid_for(n, 256), 256, 0, stream>>>(values, copy, n);
-      check_launch("sweep::sort: value copy kernel");
-      gather_kernel<value_type><<<grid_for(n, 256), 256, 0, stream>>>(copy, val_buf[current], values, n);
-      check_launch("sweep::sort: value gather kernel");
-    }
+    value_type* copy = temp.template part<value_type>(value_copy);
+    copy_in_kernel<value_type><<<copy_grid, 256, 0, stream>>>(summary, values, copy, n);
+    check_launch("sweep::sort: value copy kernel");
+    gather_kernel<value_type><<<copy_grid, 256, 0, stream>>>(summary, copy, val_buf[0], val_buf[1], values, n);
+    check_launch("sweep::sort: value gather kernel");
   }
-  (void) active_count;
   synchronize_optional(policy, "sweep::sort: synchronize");
 }
 
@@ -285,6 +305,7 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
     synchronize_optional(policy, "sweep::sort: synchronize");
     return;
   }
+  throw_on_pending_error("sweep::sort: an earlier CUDA call left this error");
   if (n <= static_cast<std::size_t>(tuning::small_tile))
   {
     single_block_sort_kernel<Key, ValueIt, has_values, Descending, tuning::small_threads, tuning::small_items>

@@ -22,8 +22,12 @@ namespace radix
 //! Adds the digits of every pass of `n` keys into hist[pass * 256 + digit] (zeroed by the caller),
 //! then the last block to finish writes their exclusive scans, the global start of each digit in
 //! each pass, to bins[pass * 512 + digit] (the second 256 entries of each pass are the ping-pong slot
-//! for inputs processed in several portions, see onesweep.cuh). `done` (zeroed by the caller) counts
-//! finished blocks; the scan in the kernel's last block saves a launch, which small sorts feel.
+//! for inputs processed in several portions, see onesweep.cuh), and the passes' route through the
+//! two buffers to route[0, passes] (plan.hpp: a pass whose digit is the same for every key is
+//! skipped unless `allow_skip` is false), also into the high bits of every (pass, portion) tile
+//! counter, tile_counters[pass * portions + portion] (zeroed by the caller). `done` (zeroed by the caller) counts finished blocks; the
+//! work in the kernel's last block saves a launch, which small sorts feel, and keeps the skipping
+//! decision on the device (no read-back, so nothing waits for the host).
 //! Each block counts into shared memory first (Copies replicas, one per group of warps, so that
 //! heavily repeated keys do not serialize on one shared-memory address), then adds its non-zero
 //! counts to the global histogram with one atomic each. Reads 16-byte vectors when `keys` is
@@ -31,7 +35,15 @@ namespace radix
 //! overflow for any n below 2^32 * gridDim.x.
 template <class Key, bool Descending, int Threads>
 __global__ void __launch_bounds__(Threads) upfront_histogram_kernel(
-  const Key* keys, std::size_t n, unsigned long long* hist, unsigned long long* bins, unsigned* done)
+  const Key* keys,
+  std::size_t n,
+  unsigned long long* hist,
+  unsigned long long* bins,
+  std::uint32_t* route,
+  unsigned long long* tile_counters,
+  int portions,
+  bool allow_skip,
+  unsigned* done)
 {
   using traits              = key_traits<Key>;
   using bits_type           = typename traits::bits_type;
@@ -117,6 +129,7 @@ __global__ void __launch_bounds__(Threads) upfront_histogram_kernel(
   using block_scan = cub::BlockScan<unsigned long long, Threads>;
   __shared__ typename block_scan::TempStorage scan;
   static_assert(Threads >= radix_digits, "one thread per digit");
+  __shared__ bool trivial[passes];
   for (int pass = 0; pass < passes; ++pass)
   {
     // L2 loads (ld.global.cg): the totals were made by other blocks' atomics.
@@ -127,7 +140,25 @@ __global__ void __launch_bounds__(Threads) upfront_histogram_kernel(
     {
       bins[pass * 2 * radix_digits + threadIdx.x] = exclusive;
     }
-    __syncthreads(); // scan storage is reused by the next pass
+    // Also the barrier before the scan storage is reused by the next pass.
+    const bool constant_digit = __syncthreads_or(threadIdx.x < radix_digits && count == n);
+    if (threadIdx.x == 0)
+    {
+      trivial[pass] = allow_skip && constant_digit;
+    }
+  }
+  if (threadIdx.x == 0)
+  {
+    route_passes(trivial, passes, route);
+    // Every (pass, portion) tile counter starts at its pass's route (pass_route::ticket_shift).
+    for (int pass = 0; pass < passes; ++pass)
+    {
+      for (int portion = 0; portion < portions; ++portion)
+      {
+        tile_counters[pass * portions + portion] = static_cast<unsigned long long>(route[pass])
+                                                << pass_route::ticket_shift;
+      }
+    }
   }
 }
 

@@ -43,17 +43,17 @@ using pass_state = tile_state<std::uint32_t, tile_ordering::relaxed>;
 template <class Key, class Value>
 struct pass_args
 {
-  const Key* keys_in;
-  Key* keys_out;
-  const Value* values_in; // index sorts: nullptr in the first pass means "value = key's position"
-  Value* values_out;
-  std::size_t begin; // first key of this portion
-  std::size_t count; // keys in this portion
-  int pass;          // digit: bits [8 * pass, 8 * pass + 8) of the radix-order key bits
-  pass_state state;                           // tiles x 256 slots, cleared before the launch
-  unsigned long long* tile_counter;           // zeroed before the launch
-  const unsigned long long* bins_in;          // global start of each digit for this portion
-  unsigned long long* bins_out;               // bins_in + this portion's digit counts (last tile writes)
+  // The two key (and value) buffers; the pass's route (plan.hpp) says which one it reads.
+  Key* keys[2];
+  Value* values[2];
+  bool positions;                    // index sorts: values are positions, made up by the first pass
+  std::size_t begin;                 // first key of this portion
+  std::size_t count;                 // keys in this portion
+  int pass;                          // digit: bits [8 * pass, 8 * pass + 8) of the radix-order key bits
+  pass_state state;                  // tiles x 256 slots, cleared before the launch
+  unsigned long long* tile_counter;  // starts at route << pass_route::ticket_shift (histogram kernel)
+  const unsigned long long* bins_in; // global start of each digit for this portion
+  unsigned long long* bins_out;      // bins_in + this portion's digit counts (last tile writes)
 };
 
 //! The block-level steps of one digit pass over one tile of Threads x Items keys.
@@ -95,8 +95,8 @@ struct onesweep_agent
     // with a tile position is exact whenever the result fits, which the dispatch guarantees).
     Offset scatter_base[radix_digits];
     std::uint32_t scan_partials[radix_digits / 32]; // per-warp totals of the digit scan
-    unsigned long long tile_slot;
-    int tile_digit; // the digit of every key of a full one-digit tile, or -1
+    unsigned long long tile_slot; // this block's ticket: route word and tile index (plan.hpp)
+    int tile_digit;               // the digit of every key of a full one-digit tile, or -1
   };
 
   shared_storage& smem;
@@ -135,6 +135,24 @@ struct onesweep_agent
     }
     return digit(key);
   }
+  // The buffers of this pass, chosen by its route word. Each step takes the pointer it needs once,
+  // into a local, before its loop: stores through a generic pointer could alias shared memory, so a
+  // call per item would reload the route word after every store.
+  __device__ std::uint32_t route() const
+  {
+    return static_cast<std::uint32_t>(smem.tile_slot >> pass_route::ticket_shift);
+  }
+  __device__ bool flipped() const { return (route() & pass_route::source_bit) != 0; }
+  __device__ const Key* keys_in() const { return flipped() ? args.keys[1] : args.keys[0]; }
+  __device__ Key* keys_out() const { return flipped() ? args.keys[0] : args.keys[1]; }
+  __device__ const Value* values_in() const { return flipped() ? args.values[1] : args.values[0]; }
+  __device__ Value* values_out() const { return flipped() ? args.values[0] : args.values[1]; }
+  //! Index sorts' first pass that runs: the values are the keys' positions in the input.
+  __device__ bool made_up_values() const
+  {
+    return args.positions && (route() & pass_route::first_bit) != 0;
+  }
+
   __device__ bool full_tile() const { return valid == tile; }
   __device__ int first_local() const { return (tid / 32) * warp_items + tid % 32; }
   __device__ std::size_t first_global() const
@@ -142,8 +160,10 @@ struct onesweep_agent
     return args.begin + tile_index * tile + static_cast<std::size_t>(first_local());
   }
 
-  //! Zeroes this block's counters and takes the next tile index (contains __syncthreads()).
-  __device__ void start()
+  //! Zeroes this block's counters and takes its ticket: the tile index and the pass's route in one
+  //! atomic (contains __syncthreads()). Returns false when the pass does not run (every block returns
+  //! at once).
+  __device__ bool start()
   {
     uint4* counters = reinterpret_cast<uint4*>(&smem.rank);
     for (int i = tid; i < static_cast<int>(sizeof(smem.rank) / sizeof(uint4)); i += Threads)
@@ -154,16 +174,22 @@ struct onesweep_agent
     {
       smem.tile_digit = -1;
     }
-    tile_index             = block_next_tile(args.tile_counter, smem.tile_slot);
+    const unsigned long long ticket = block_next_tile(args.tile_counter, smem.tile_slot);
+    if ((route() & pass_route::runs_bit) == 0)
+    {
+      return false;
+    }
+    tile_index             = static_cast<std::size_t>(ticket & pass_route::tile_mask);
     const std::size_t left = args.count - tile_index * tile;
     valid                  = left < static_cast<std::size_t>(tile) ? static_cast<int>(left) : tile;
+    return true;
   }
 
   //! Load: warp w owns tile keys [w * warp_items, (w + 1) * warp_items), lane l holds keys
   //! i * 32 + l of that range (coalesced, all Items loads in flight at once).
   __device__ void load()
   {
-    const Key* in = args.keys_in + first_global();
+    const Key* in = keys_in() + first_global();
     if (full_tile())
     {
 #pragma unroll
@@ -273,16 +299,17 @@ struct onesweep_agent
   }
 
   //! The value of this lane's item i (index sorts: its position in the input on the first pass).
-  __device__ Value load_value(int i) const
+  __device__ Value load_value(int i, const Value* in, bool made_up) const
   {
     const std::size_t at = first_global() + static_cast<std::size_t>(i) * 32;
     if constexpr (std::is_integral<Value>::value)
     {
-      return args.values_in != nullptr ? args.values_in[at] : static_cast<Value>(at);
+      return made_up ? static_cast<Value>(at) : in[at];
     }
     else
     {
-      return args.values_in[at];
+      (void) made_up;
+      return in[at];
     }
   }
 
@@ -290,21 +317,25 @@ struct onesweep_agent
   //! (and values) go straight from registers to global positions start + tile position, coalesced.
   __device__ void store_one_digit(Offset start)
   {
-    const Offset out = start + static_cast<Offset>(first_local());
+    const Offset out      = start + static_cast<Offset>(first_local());
+    Key* const keys_to    = keys_out();
 #pragma unroll
     for (int i = 0; i < Items; ++i)
     {
       const bits_type b = traits::template decode<Descending>(keys[i]);
       Key key;
       memcpy(&key, &b, sizeof(Key));
-      args.keys_out[out + i * 32] = key;
+      keys_to[out + i * 32] = key;
     }
     if constexpr (HasValues)
     {
+      const Value* const values_from = values_in();
+      const bool made_up             = made_up_values();
+      Value* const values_to         = values_out();
 #pragma unroll
       for (int i = 0; i < Items; ++i)
       {
-        args.values_out[out + i * 32] = load_value(i);
+        values_to[out + i * 32] = load_value(i, values_from, made_up);
       }
     }
   }
@@ -326,6 +357,7 @@ struct onesweep_agent
   __device__ void scatter_keys(std::uint32_t (&digits)[DigitWords])
   {
     const bits_type* tile_keys = reinterpret_cast<const bits_type*>(smem.exchange);
+    Key* const keys_to         = keys_out();
 #pragma unroll
     for (int j = 0; j < Items; ++j)
     {
@@ -341,7 +373,7 @@ struct onesweep_agent
         const bits_type b = traits::template decode<Descending>(s);
         Key key;
         memcpy(&key, &b, sizeof(Key));
-        args.keys_out[smem.scatter_base[d] + static_cast<Offset>(idx)] = key;
+        keys_to[smem.scatter_base[d] + static_cast<Offset>(idx)] = key;
       }
     }
   }
@@ -351,13 +383,15 @@ struct onesweep_agent
   __device__ void scatter_values(const std::uint32_t (&digits)[DigitWords])
   {
     Value values[Items];
-    const int first = first_local();
+    const int first                = first_local();
+    const Value* const values_from = values_in();
+    const bool made_up             = made_up_values();
 #pragma unroll
     for (int i = 0; i < Items; ++i)
     {
       if (full_tile() || first + i * 32 < valid)
       {
-        values[i] = load_value(i);
+        values[i] = load_value(i, values_from, made_up);
       }
     }
     __syncthreads(); // every thread has read its keys out of the exchange buffer
@@ -371,6 +405,7 @@ struct onesweep_agent
       }
     }
     __syncthreads();
+    Value* const values_to = values_out();
 #pragma unroll
     for (int j = 0; j < Items; ++j)
     {
@@ -378,17 +413,20 @@ struct onesweep_agent
       if (full_tile() || idx < valid)
       {
         const std::uint32_t d = (digits[j / 4] >> (8 * (j % 4))) & 0xffu;
-        args.values_out[smem.scatter_base[d] + static_cast<Offset>(idx)] = tile_values[idx];
+        values_to[smem.scatter_base[d] + static_cast<Offset>(idx)] = tile_values[idx];
       }
     }
   }
 
-  //! The whole pass over one tile. Barriers: (a) after start: counters zeroed, tile index known;
+  //! The whole pass over one tile. Barriers: (a) after start: counters zeroed, route and tile index known;
   //! (b) after counting: all counts in; (c) in scan_digits; (d) offsets final; (e) ranking done,
   //! the counters' memory may become the exchange; (f) tile in digit order and scatter bases final.
   __device__ void run()
   {
-    start(); // (a)
+    if (!start()) // (a)
+    {
+      return;
+    }
     load();
     const auto digit_of = [this](int i) { return item_digit(i); };
     ranker::count(smem.rank, digit_of);

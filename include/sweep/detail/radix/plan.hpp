@@ -1,9 +1,11 @@
-// Host-only planning of a onesweep sort (which passes run, how the input is cut into portions);
-// plain C++ so that the unit tests can check it without a GPU.
+// Planning of a onesweep sort (which passes run and through which buffers, how the input is cut
+// into portions): plain C++, shared by the host, the device and the host-only unit tests.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include <sweep/detail/util/host_device.hpp>
 
 namespace sweep
 {
@@ -18,25 +20,48 @@ constexpr int radix_digits = 256;
 //! dispatch.cuh checks this against tile_word<std::uint32_t>::value_limit.
 constexpr std::size_t tile_word32_limit = (std::size_t(1) << 30) - 1;
 
-//! Which passes must run, from the upfront histograms hist[pass * 256 + digit] of n keys: pass p is
-//! trivial when one digit holds all n keys, since a stable counting sort by a constant digit is
-//! the identity. Returns the number of passes that run.
-inline int plan_passes(const unsigned long long* hist, int passes, std::size_t n, bool* active)
+//! The route of a sort's digit passes through its two key (and value) buffers, decided on the
+//! device by the upfront histogram's last block (so that skipping needs no read-back, works under
+//! par_nosync and inside CUDA graphs) and handed to every block of every pass with its tile index.
+//! route[p] for pass p: source_bit = the buffer the pass reads (it writes the other one), runs_bit =
+//! the pass runs (else all its blocks return at once), first_bit = the first pass that runs (index
+//! sorts generate the key positions there). route[passes]: result_bit = the buffer that holds the
+//! result; the number of passes that run in bits 8 and up.
+struct pass_route
 {
-  int count = 0;
+  static constexpr std::uint32_t source_bit = 1u;
+  static constexpr std::uint32_t runs_bit   = 2u;
+  static constexpr std::uint32_t first_bit  = 4u;
+  static constexpr std::uint32_t result_bit = 1u;
+  static constexpr int runs_shift           = 8;
+  //! Each (pass, portion) tile counter starts at route[pass] << ticket_shift (the upfront histogram
+  //! writes it), so the atomic that gives a block its tile index also gives it the route, in one round
+  //! trip: tile index = ticket & tile_mask, route word = ticket >> ticket_shift.
+  static constexpr int ticket_shift               = 48;
+  static constexpr unsigned long long tile_mask   = (1ull << ticket_shift) - 1;
+
+  static constexpr int runs(std::uint32_t summary) { return static_cast<int>(summary >> runs_shift); }
+};
+
+//! Fills route[0, passes] (pass_route) from which passes are trivial (one digit holds every key: a
+//! stable counting sort by a constant digit is the identity); returns the number of passes that run.
+SWEEP_HOST_DEVICE inline int route_passes(const bool* trivial, int passes, std::uint32_t* route)
+{
+  std::uint32_t buffer = 0;
+  int runs             = 0;
   for (int p = 0; p < passes; ++p)
   {
-    active[p] = true;
-    for (int d = 0; d < radix_digits; ++d)
+    if (trivial[p])
     {
-      if (hist[p * radix_digits + d] == n)
-      {
-        active[p] = false;
-      }
+      route[p] = buffer;
+      continue;
     }
-    count += active[p] ? 1 : 0;
+    route[p] = buffer | pass_route::runs_bit | (runs == 0 ? pass_route::first_bit : 0u);
+    buffer ^= pass_route::source_bit;
+    ++runs;
   }
-  return count;
+  route[passes] = buffer | (static_cast<std::uint32_t>(runs) << pass_route::runs_shift);
+  return runs;
 }
 
 //! Keys per portion: the largest multiple of the tile whose per-digit counts fit a uint32 word.

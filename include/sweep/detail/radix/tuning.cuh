@@ -66,10 +66,11 @@ constexpr bool use_small_shape(std::size_t n)
   return n <= small_shape_max_keys;
 }
 
-//! From this many keys on, the host reads the upfront histogram back to skip passes whose digit is
-//! the same for every key (one small D2H copy and one stream synchronization, ~10-20 us). Below it
-//! a pass costs about as much as that round trip, so every pass runs and the call never blocks.
-constexpr std::size_t pass_skip_min_keys = std::size_t(1) << 22;
+//! From this many keys on, passes whose digit is the same for every key are skipped; the upfront
+//! histogram decides it on the device (plan.hpp, pass_route), and a kernel then copies the result
+//! back if an odd number of passes ran. Below it every pass runs, so the host knows where the
+//! result ends up and launches no such check: a small pass costs about as much as that launch.
+constexpr std::size_t pass_skip_min_keys = small_shape_max_keys + 1;
 
 //! Up to this many bytes of tile state, every pass gets its own, cleared once at the start of the
 //! call together with the histogram (saves one memset launch per pass on small inputs).

@@ -63,6 +63,14 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   {
     return 0;
   }
+  throw_on_pending_error("sweep::copy_if: an earlier CUDA call left this error");
+  if (stream_may_be_capturing(stream_of(policy)))
+  {
+    // Refused before anything is enqueued, so the capture itself stays valid.
+    throw_on_error(cudaErrorStreamCaptureUnsupported,
+                   "sweep::copy_if: returns its count to the host, so it cannot be captured into a CUDA graph "
+                   "(nor can stock Thrust's)");
+  }
 
   std::uint64_t head = 0;
   if constexpr (load_vector_path)
@@ -113,6 +121,9 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   const std::uint64_t most = select_resident_blocks<kernel>(shape::block_threads);
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
   kernel<<<grid, shape::block_threads, 0, stream>>>(params);
+  // From here the kernel may run: should anything below throw, the stream is drained before the
+  // temporary storage goes back and before the thread's scratch can be reused.
+  const drain_stream_on_throw drain{stream};
   check_launch("sweep::copy_if: select_kernel launch");
 
   unsigned long long count = 0;

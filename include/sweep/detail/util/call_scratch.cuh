@@ -23,8 +23,11 @@ namespace detail
 //! pageable memory costs about 5 us, the allocation about 2 us; docs/perf-copy_if.md, v6).
 //! One per host thread and device. A call may use it only if it synchronizes its stream before it
 //! returns, or before it throws once its kernel may run, so the thread's next call finds it free.
-//! It belongs to the device's primary context of the time it was made: after cudaDeviceReset it is
-//! made anew (thread_call_scratch compares context ids), never used dangling.
+//! It belongs to the CUDA context that was current when it was made (the device's primary context,
+//! or one the application made current with the driver API). When the thread's current context for
+//! the device changes, it is freed in its own context if that context still exists (a context
+//! destroyed or reset took the memory with it) and made anew in the new one: never used dangling,
+//! never leaked.
 struct call_scratch
 {
   static constexpr std::size_t device_bytes = std::size_t(64) << 10;
@@ -32,64 +35,87 @@ struct call_scratch
   unsigned long long* host_word   = nullptr; //!< pinned host memory
   unsigned long long* mapped_word = nullptr; //!< the same word as the device addresses it
   void* device_buffer             = nullptr; //!< device_bytes of device memory
-  unsigned long long context_id   = 0;       //!< the context the three belong to (0: none made)
-  int device                      = -1;
+  unsigned long long context_id   = 0;       //!< the id of the context the three belong to (0: none
+                                             //!< made); ids are never reused
 
   call_scratch() = default;
   call_scratch(const call_scratch&)            = delete;
   call_scratch& operator=(const call_scratch&) = delete;
 
-  //! At thread exit: frees the two if their context is still the device's current one (after a
-  //! reset their memory went with the old context, and the addresses may belong to someone else now).
-  ~call_scratch();
+  //! At thread exit: release().
+  ~call_scratch() { release(); }
 
-  //! Drops both without freeing.
+  //! Frees the three in their own context if it still exists, then forgets them. Leaves the calling
+  //! thread's current context as it was.
+  void release() noexcept;
+
+  //! Drops all three without freeing.
   void forget() noexcept
   {
     host_word     = nullptr;
     mapped_word   = nullptr;
     device_buffer = nullptr;
     context_id    = 0;
-    device        = -1;
   }
 };
 
-//! The id of the calling thread's current CUDA context (cuCtxGetId, unique for the life of the process,
-//! so a context made again by cudaDeviceReset has a new one); 0 when there is no current context or the
-//! driver cannot tell. The driver functions come through the runtime (no link against libcuda).
-__host__ inline unsigned long long current_context_id()
+//! The driver functions call_scratch needs, through the runtime (no link against libcuda); any of
+//! them nullptr when the driver lacks it (then there is no scratch).
+struct context_driver
 {
   using get_current_fn = CUresult(CUDAAPI*)(CUcontext*);                    // cuCtxGetCurrent, CUDA 4.0
   using get_id_fn      = CUresult(CUDAAPI*)(CUcontext, unsigned long long*); // cuCtxGetId, CUDA 12.0
-  struct entry_points
+  using push_fn        = CUresult(CUDAAPI*)(CUcontext);                     // cuCtxPushCurrent, CUDA 4.0
+  using pop_fn         = CUresult(CUDAAPI*)(CUcontext*);                    // cuCtxPopCurrent, CUDA 4.0
+  using pointer_attribute_fn =
+    CUresult(CUDAAPI*)(void*, CUpointer_attribute, CUdeviceptr); // cuPointerGetAttribute, CUDA 4.0
+  get_current_fn get_current             = nullptr;
+  get_id_fn get_id                       = nullptr;
+  push_fn push                           = nullptr;
+  pop_fn pop                             = nullptr;
+  pointer_attribute_fn pointer_attribute = nullptr;
+
+  bool complete() const { return get_current && get_id && push && pop && pointer_attribute; }
+
+  static const context_driver& get()
   {
-    get_current_fn get_current = nullptr;
-    get_id_fn get_id           = nullptr;
-  };
-  static const entry_points driver = [] {
-    entry_points e;
-    void* fn                               = nullptr;
-    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) == cudaSuccess
-        && status == cudaDriverEntryPointSuccess)
-    {
-      e.get_current = reinterpret_cast<get_current_fn>(fn);
-    }
-    fn = nullptr;
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetId", &fn, 12000, cudaEnableDefault, &status) == cudaSuccess
-        && status == cudaDriverEntryPointSuccess)
-    {
-      e.get_id = reinterpret_cast<get_id_fn>(fn);
-    }
-    (void) cudaGetLastError(); // a missing entry point only means no scratch
-    return e;
-  }();
-  if (driver.get_current == nullptr || driver.get_id == nullptr)
+    static const context_driver driver = [] {
+      context_driver d;
+      auto query = [](const char* name, int version) -> void* {
+        void* fn                               = nullptr;
+        cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+        if (cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault, &status) != cudaSuccess
+            || status != cudaDriverEntryPointSuccess)
+        {
+          return nullptr;
+        }
+        return fn;
+      };
+      d.get_current = reinterpret_cast<get_current_fn>(query("cuCtxGetCurrent", 4000));
+      d.get_id      = reinterpret_cast<get_id_fn>(query("cuCtxGetId", 12000));
+      d.push        = reinterpret_cast<push_fn>(query("cuCtxPushCurrent", 4000));
+      d.pop         = reinterpret_cast<pop_fn>(query("cuCtxPopCurrent", 4000));
+      d.pointer_attribute =
+        reinterpret_cast<pointer_attribute_fn>(query("cuPointerGetAttribute", 4000));
+      (void) cudaGetLastError(); // a missing entry point only means no scratch
+      return d;
+    }();
+    return driver;
+  }
+};
+
+//! The id of the calling thread's current CUDA context (cuCtxGetId: unique for the life of the
+//! process, so a context made again by cudaDeviceReset has a new one); 0 when there is no current
+//! context or the driver cannot tell.
+__host__ inline unsigned long long current_context_id()
+{
+  const context_driver& driver = context_driver::get();
+  if (!driver.complete())
   {
     return 0;
   }
-  CUcontext context       = nullptr;
-  unsigned long long id   = 0;
+  CUcontext context     = nullptr;
+  unsigned long long id = 0;
   if (driver.get_current(&context) != CUDA_SUCCESS || context == nullptr || driver.get_id(context, &id) != CUDA_SUCCESS)
   {
     return 0;
@@ -97,26 +123,31 @@ __host__ inline unsigned long long current_context_id()
   return id;
 }
 
-inline call_scratch::~call_scratch()
+inline void call_scratch::release() noexcept
 {
   if (context_id == 0)
   {
     return;
   }
-  int previous = -1;
-  if (cudaGetDevice(&previous) == cudaSuccess && (previous == device || cudaSetDevice(device) == cudaSuccess))
+  const context_driver& driver = context_driver::get();
+  // The context that owns the device buffer now, asked of the buffer's address (never of the stored
+  // handle, which may name a destroyed context): the scratch's own context if it still exists (same
+  // id; ids are never reused). A destroyed context took the memory with it; an address since reused
+  // by another context's allocation reports that context, whose id differs.
+  CUcontext owner       = nullptr;
+  unsigned long long id = 0;
+  if (driver.complete()
+      && driver.pointer_attribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, reinterpret_cast<CUdeviceptr>(device_buffer))
+           == CUDA_SUCCESS
+      && owner != nullptr && driver.get_id(owner, &id) == CUDA_SUCCESS && id == context_id
+      && driver.push(owner) == CUDA_SUCCESS)
   {
-    if (current_context_id() == context_id)
-    {
-      (void) cudaFree(device_buffer);
-      (void) cudaFreeHost(host_word);
-    }
-    if (previous != device)
-    {
-      (void) cudaSetDevice(previous);
-    }
+    (void) cudaFree(device_buffer);
+    (void) cudaFreeHost(host_word);
+    CUcontext popped = nullptr;
+    (void) driver.pop(&popped);
   }
-  (void) cudaGetLastError(); // at thread exit (the runtime may be unloading): nothing to report to
+  (void) cudaGetLastError(); // nothing to report to (at thread exit the runtime may be unloading)
   forget();
 }
 
@@ -144,7 +175,7 @@ __host__ inline call_scratch* thread_call_scratch()
   {
     return &s;
   }
-  s.forget(); // none yet, or made in a context that no longer exists (its memory went with it)
+  s.release(); // none yet, or made in another context: freed there if it still exists
 
   int can_map  = 0;
   void* host   = nullptr;
@@ -169,7 +200,6 @@ __host__ inline call_scratch* thread_call_scratch()
   s.mapped_word   = static_cast<unsigned long long*>(mapped);
   s.device_buffer = buffer;
   s.context_id    = context;
-  s.device        = device;
   return &s;
 }
 

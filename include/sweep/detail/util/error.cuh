@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -32,11 +33,39 @@ __host__ inline void throw_on_error(cudaError_t status, const char* what)
   throw thrust::system_error(status, thrust::cuda_category(), what);
 }
 
+//! Throws (and clears) an error that an earlier, unrelated CUDA call left pending, before a sweep call
+//! enqueues anything. Left alone, it would surface at the call's first launch check, after work was
+//! enqueued, and end the call while its kernels may still run on temporary storage about to be freed
+//! or on the thread's reused scratch (stock Thrust reports such an error too, from its first launch
+//! check). Sticky errors (a faulted context) cannot be cleared and keep failing every call.
+__host__ inline void throw_on_pending_error(const char* what)
+{
+  throw_on_error(cudaPeekAtLastError(), what);
+}
+
 //! Checks the launch that was just made (configuration errors, missing device code).
 __host__ inline void check_launch(const char* kernel_name)
 {
   throw_on_error(cudaPeekAtLastError(), kernel_name);
 }
+
+//! Scope guard: when its scope is left by an exception, waits for `stream` (errors ignored: one is
+//! already on its way), so that kernels already enqueued finish before the memory they use is freed
+//! or reused.
+struct drain_stream_on_throw
+{
+  cudaStream_t stream;
+  int exceptions_at_start = std::uncaught_exceptions();
+
+  ~drain_stream_on_throw()
+  {
+    if (std::uncaught_exceptions() > exceptions_at_start)
+    {
+      (void) cudaStreamSynchronize(stream);
+      (void) cudaGetLastError();
+    }
+  }
+};
 
 //! Throws std::invalid_argument naming the argument and the reason.
 [[noreturn]] __host__ inline void throw_invalid_argument(const char* function, const char* argument, const char* why)
