@@ -58,7 +58,7 @@ __device__ inline unsigned long long block_next_tile(unsigned long long* counter
 //! `initial_delay_ns` > 0: sleep that long between publishing the aggregate and the first poll, so
 //! that the first poll finds the nearest predecessors published instead of spinning on them (the
 //! idea of CUB's fixed_delay_constructor_t, which waits an "L2 write latency" before its first look;
-//! copy_if measured it on the H200: docs/perf-copy_if.md, v5).
+//! copy_if measured it on the H200: docs/design/copy_if.md, variants).
 template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
 __device__ Word warp_lookback(const tile_state<Word, Ordering>& state,
                               std::size_t tile,

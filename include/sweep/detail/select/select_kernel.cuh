@@ -3,7 +3,7 @@
 // selected items are ranked with one block scan, its global offset comes from its predecessors
 // through the foundation's tile_state, and the selected items are staged in shared memory and
 // written out coalesced. The grid is as many blocks as the GPU holds at once; each block loops over
-// tiles taken from a device counter (docs/perf-copy_if.md, v4).
+// tiles taken from a device counter (docs/design/copy_if.md, variants).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -364,7 +364,7 @@ struct select_agent
 //! (32 registers) for the 16-byte vector path with items of 4 bytes or more, where more tiles
 //! in flight per SM hide the look-back's wait; 1 otherwise (1- and 2-byte items carry 16-64 items
 //! a thread and spill under 32 registers; fancy iterators need their registers). Measured on the
-//! H200: docs/perf-copy_if.md, v4.
+//! H200: docs/design/copy_if.md, variants.
 template <class T, class Paths>
 constexpr int select_min_blocks()
 {

@@ -12,7 +12,7 @@ namespace detail
 //! 16-byte vectors (size-aligned powers of two up to 16 bytes) use 512 threads (32 KiB tiles, four
 //! blocks per SM); the others 256 threads (so that structs up to 128 bytes still fit the staging
 //! budget). 512 measured faster than 256 and 384 for 1-, 4-, 8- and 16-byte items (2-byte items
-//! were not measured; docs/perf-copy_if.md, v5).
+//! were not measured; docs/design/copy_if.md, variants).
 //! The packed-row scan needs rows <= 4 and block_threads * (items per row per thread) < 2^16
 //! (checked in select_shape).
 struct select_tuning

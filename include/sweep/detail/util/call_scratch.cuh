@@ -20,7 +20,7 @@ namespace detail
 //! - A small device buffer for the temporary storage of small calls: no stream-ordered allocation
 //!   and free per call.
 //! On the H200 the two took a 2^16-item copy_if from about 31 to 16-18 us a call (an 8-byte copy into
-//! pageable memory costs about 5 us, the allocation about 2 us; docs/perf-copy_if.md, v6).
+//! pageable memory costs about 5 us, the allocation about 2 us; docs/design/copy_if.md, variants).
 //! One per host thread and device. A call may use it only if it synchronizes its stream before it
 //! returns, or before it throws once its kernel may run, so the thread's next call finds it free.
 //! It belongs to the CUDA context that was current when it was made (the device's primary context,
