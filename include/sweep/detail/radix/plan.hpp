@@ -40,7 +40,10 @@ struct pass_route
   static constexpr int ticket_shift               = 48;
   static constexpr unsigned long long tile_mask   = (1ull << ticket_shift) - 1;
 
-  static constexpr int runs(std::uint32_t summary) { return static_cast<int>(summary >> runs_shift); }
+  SWEEP_HOST_DEVICE static constexpr int runs(std::uint32_t summary)
+  {
+    return static_cast<int>(summary >> runs_shift);
+  }
 };
 
 //! Fills route[0, passes] (pass_route) from which passes are trivial (one digit holds every key: a
