@@ -121,18 +121,23 @@ void sweep_sort(how h, thrust::device_vector<Key>& keys, thrust::device_vector<V
   REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
 }
 
-//! Keys only, 4-byte values (moved with the keys) and 16-byte values (gathered through positions),
-//! each under every `how`, against thrust::device.
+//! Keys only, 4- and 8-byte values (moved with the keys; the 8-byte shape runs persistent blocks for
+//! 4-byte keys) and 16-byte values (gathered through positions), each under every `how`, against
+//! thrust::device.
 template <class Key, class Compare>
 void check_pattern(std::size_t n, unsigned varying, Compare comp, std::uint64_t seed, cudaStream_t stream)
 {
   const thrust::device_vector<Key> keys = sweep_test::generated_vector<Key>(n, masked_key<Key>{varying, seed});
   const thrust::device_vector<std::uint32_t> values4 = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
   const thrust::device_vector<value16> values16      = sweep_test::random_vector<value16>(n, seed + 2);
+  const thrust::device_vector<std::uint64_t> values8 = sweep_test::random_vector<std::uint64_t>(n, seed + 3);
 
   thrust::device_vector<Key> expected_keys = keys;
   thrust::device_vector<std::uint32_t> expected4 = values4;
   thrust::stable_sort_by_key(thrust::device, expected_keys.begin(), expected_keys.end(), expected4.begin(), comp);
+  thrust::device_vector<Key> expected_keys8 = keys;
+  thrust::device_vector<std::uint64_t> expected8 = values8;
+  thrust::stable_sort_by_key(thrust::device, expected_keys8.begin(), expected_keys8.end(), expected8.begin(), comp);
   thrust::device_vector<Key> expected_keys16 = keys;
   thrust::device_vector<value16> expected16  = values16;
   thrust::stable_sort_by_key(thrust::device, expected_keys16.begin(), expected_keys16.end(), expected16.begin(), comp);
@@ -149,6 +154,12 @@ void check_pattern(std::size_t n, unsigned varying, Compare comp, std::uint64_t 
     sweep_sort(h, k, &v4, comp, stream);
     sweep_test::require_bitwise_equal(expected_keys, k, n, "4-byte pairs (keys)");
     sweep_test::require_bitwise_equal(expected4, v4, n, "4-byte pairs (values)");
+
+    k                                       = keys;
+    thrust::device_vector<std::uint64_t> v8 = values8;
+    sweep_sort(h, k, &v8, comp, stream);
+    sweep_test::require_bitwise_equal(expected_keys8, k, n, "8-byte pairs (keys)");
+    sweep_test::require_bitwise_equal(expected8, v8, n, "8-byte pairs (values)");
 
     k                                 = keys;
     thrust::device_vector<value16> v16 = values16;
@@ -206,6 +217,43 @@ TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
   {
     check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying, s.stream);
   }
+}
+
+TEST_CASE("persistent passes: a few blocks loop over every tile", "[sort][skip][persistent]")
+{
+  // The persistent shapes (4-byte keys alone, 8-byte values) with the grid held to 1-3 blocks: each
+  // block takes many tiles in turn, and a tile's look-back waits on tiles of the other blocks (or,
+  // with one block, on its own earlier tiles). Skipped and running passes, every `how`.
+  const std::uint64_t seed = sweep_test::test_seed();
+  sweep_test::stream_guard s;
+  struct limit_guard // back to no limit however the test ends
+  {
+    ~limit_guard() { sweep::detail::radix::persistent_grid_limit() = 0; }
+  } reset;
+  for (unsigned blocks : {1u, 2u, 3u})
+  {
+    sweep::detail::radix::persistent_grid_limit() = blocks;
+    INFO("grid held to " << blocks << " blocks");
+    const std::size_t n = sweep::detail::radix::pass_skip_min_keys + 12345;
+    for (unsigned varying : {0xfu, 0x3u, 0x7u})
+    {
+      check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying + blocks, s.stream);
+    }
+    check_pattern<float>(n, 0xfu, thrust::greater<float>(), seed + blocks, s.stream);
+  }
+}
+
+TEST_CASE("persistent passes, small enough for compute-sanitizer: two blocks, two passes skipped", "[sort][persistent][san]")
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  sweep_test::stream_guard s;
+  struct limit_guard
+  {
+    ~limit_guard() { sweep::detail::radix::persistent_grid_limit() = 0; }
+  } reset;
+  sweep::detail::radix::persistent_grid_limit() = 2;
+  check_pattern<std::uint32_t>(sweep::detail::radix::pass_skip_min_keys + 12345, 0x3u, thrust::less<std::uint32_t>(),
+                               seed, s.stream);
 }
 
 TEST_CASE("below pass_skip_min_keys every pass runs, with an odd pass count too", "[sort][skip]")

@@ -22,6 +22,7 @@
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/occupancy.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep
@@ -37,6 +38,14 @@ inline std::atomic<bool>& pass_skipping_enabled()
 {
   static std::atomic<bool> enabled{true};
   return enabled;
+}
+
+//! Test hook: when not 0, the most blocks a persistent pass launches (so that small sorts loop over
+//! many tiles a block). Read when a sort is enqueued.
+inline std::atomic<unsigned>& persistent_grid_limit()
+{
+  static std::atomic<unsigned> limit{0};
+  return limit;
 }
 
 static_assert(tile_word32_limit == tile_word<std::uint32_t>::value_limit, "plan.hpp: tile word limit");
@@ -88,6 +97,8 @@ __global__ void gather_kernel(const std::uint32_t* summary,
   }
 }
 
+constexpr int copy_back_unroll = 4;
+
 //! The result is in the second buffer when an odd number of passes ran (route summary): copy it
 //! back (keys, and values when they moved with the keys). Decided on the device like the skipping.
 template <class Key, class Value>
@@ -98,15 +109,58 @@ __global__ void copy_back_kernel(const std::uint32_t* summary, const Key* keys_f
   {
     return;
   }
+  // Unrolled: with a grid of one wave, each thread keeps copy_back_unroll loads in flight.
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  for (std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; first < n;
+       first += stride * copy_back_unroll)
   {
-    keys_to[i] = keys_from[i];
+    Key keys[copy_back_unroll];
+#pragma unroll
+    for (int u = 0; u < copy_back_unroll; ++u)
+    {
+      const std::size_t i = first + u * stride;
+      if (i < n)
+      {
+        keys[u] = keys_from[i];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < copy_back_unroll; ++u)
+    {
+      const std::size_t i = first + u * stride;
+      if (i < n)
+      {
+        keys_to[i] = keys[u];
+      }
+    }
     if (values_to != nullptr)
     {
-      values_to[i] = values_from[i];
+#pragma unroll
+      for (int u = 0; u < copy_back_unroll; ++u)
+      {
+        const std::size_t i = first + u * stride;
+        if (i < n)
+        {
+          values_to[i] = values_from[i];
+        }
+      }
     }
   }
+}
+
+//! Launches one pass kernel over `tiles` tiles: one block per tile, and for a Persistent shape at
+//! most as many as the device holds at once (the blocks loop over the tiles; a skipped pass then
+//! costs one wave, not one block per tile).
+template <auto Kernel, bool Persistent, class Args>
+__host__ void launch_pass(std::size_t tiles, int threads, cudaStream_t stream, const Args& args)
+{
+  std::size_t grid = tiles;
+  if constexpr (Persistent)
+  {
+    const unsigned limit = persistent_grid_limit().load(std::memory_order_relaxed);
+    grid = std::min<std::size_t>(tiles, limit != 0 ? limit : resident_blocks<Kernel>(threads));
+  }
+  Kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(args);
 }
 
 inline unsigned grid_for(std::size_t n, int threads)
@@ -256,13 +310,13 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
       if (n <= std::size_t(0xffffffffu))
       {
-        onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, std::uint32_t>
-          <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
+        launch_pass<&onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, std::uint32_t>, Shape::persistent>(
+          tiles, Shape::threads, stream, args);
       }
       else
       {
-        onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, unsigned long long>
-          <<<static_cast<unsigned>(tiles), Shape::threads, 0, stream>>>(args);
+        launch_pass<&onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, unsigned long long>, Shape::persistent>(
+          tiles, Shape::threads, stream, args);
       }
       check_launch("sweep::sort: onesweep pass kernel");
     }
@@ -272,7 +326,11 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   const unsigned copy_grid     = grid_for(n, 256);
   if (allow_skip || passes % 2 == 1)
   {
-    copy_back_kernel<Key, moved_type><<<copy_grid, 256, 0, stream>>>(
+    // Usually a check that returns at once: one wave of blocks at most.
+    constexpr auto copy_back = &copy_back_kernel<Key, moved_type>;
+    const std::size_t back_grid =
+      std::min<std::size_t>(ceil_div<std::size_t>(n, 256 * copy_back_unroll), resident_blocks<copy_back>(256));
+    copy_back<<<static_cast<unsigned>(back_grid), 256, 0, stream>>>(
       summary, temp.template part<Key>(alt_keys), keys, Mode == value_mode::direct ? val_buf[1] : nullptr,
       Mode == value_mode::direct ? val_buf[0] : nullptr, n);
     check_launch("sweep::sort: copy back kernel");

@@ -36,6 +36,13 @@ struct pass_shape
   //! Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): while one block
   //! waits in its look-back, another streams keys.
   static constexpr int min_blocks = !Small && keys_only && KeyBytes == 8 ? 3 : 2;
+  //! Persistent blocks (onesweep_pass_kernel): a grid of one wave whose blocks loop over the tiles,
+  //! so that a skipped pass costs one ticket a resident block instead of one a tile. Against one
+  //! block a tile, on the H200 (whole sorts, A/B in one run): u32 2^28 level, u32 keys below 2^16
+  //! and below 2^24 (two and one passes skipped) 4% faster, u32/u64 pairs 1% faster; u64 keys 1.5%
+  //! and u32/u32 pairs 6.7% slower (the loop costs them registers: 4-20 bytes of spills), so those
+  //! shapes keep one block a tile. Small inputs never skip (pass_skip_min_keys).
+  static constexpr bool persistent = !Small && (keys_only ? KeyBytes <= 4 : wide == 8);
 };
 
 //! Onesweep's other constants for keys of KeyBytes and values of ValueBytes (0: keys only).
