@@ -11,7 +11,6 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/radix/histogram.cuh>
 #include <sweep/detail/radix/key_traits.cuh>
@@ -22,6 +21,7 @@
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep

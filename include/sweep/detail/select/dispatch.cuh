@@ -9,13 +9,14 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/select/plan.hpp>
 #include <sweep/detail/select/select_kernel.cuh>
 #include <sweep/detail/util/call_scratch.cuh>
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/policy.cuh>
+#include <sweep/detail/util/stream.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep

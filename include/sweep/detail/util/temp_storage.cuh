@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 #include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/policy.cuh>
 
 namespace sweep
 {
@@ -44,8 +45,7 @@ struct temp_layout
 };
 
 //! One allocation from the policy (its allocator, or stream-ordered on its stream), freed on every
-//! path when this object goes out of scope. Policy must provide allocate_temporary and
-//! deallocate_temporary (sweep's policies do, in execution_policy.cuh).
+//! path when this object goes out of scope (allocate_temporary / deallocate_temporary, policy.cuh).
 //! A user allocator may return blocks of any alignment (arenas often give 4- or 8-byte aligned
 //! ones): the storage asks for alignment - 1 bytes more and starts its parts at the first 256-byte
 //! boundary, so the kernels' vector and 64-bit accesses are aligned whatever the allocator does.
