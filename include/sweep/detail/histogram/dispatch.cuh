@@ -18,6 +18,7 @@
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/stream.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
@@ -220,10 +221,20 @@ __host__ void count_on_device(cudaStream_t stream,
   }
 }
 
-//! Device histogram_even. MakeTemp(layout) returns RAII temporary storage with part<T>(i).
-template <class SampleT, class Counter, class SampleIt, class CountOut, class LevelT, class MakeTemp>
-__host__ void even_on_device(cudaStream_t stream,
-                             MakeTemp&& make_temp,
+//! Runs `body(stream)` for a device histogram under `policy` (sweep's or Thrust's CUDA policies):
+//! an earlier CUDA error is reported first; the body's temporary storage goes back when it returns;
+//! then the stream is synchronized as the policy asks (not for nosync).
+template <class Derived, class Body>
+__host__ void on_device(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what, Body&& body)
+{
+  throw_on_pending_error(what);
+  body(stream_of(policy));
+  synchronize_optional(policy, what);
+}
+
+//! Device histogram_even.
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut, class LevelT>
+__host__ void even_on_device(thrust::cuda_cub::execution_policy<Derived>& policy,
                              SampleIt first,
                              std::uint64_t n,
                              CountOut counts,
@@ -231,80 +242,85 @@ __host__ void even_on_device(cudaStream_t stream,
                              LevelT lower,
                              LevelT upper)
 {
-  using op_t = even_transform<SampleT, LevelT>;
-  if (const arg_check c = op_t::check(num_bins, lower, upper); !c)
-  {
-    throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
-  }
-  auto temp = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
-  count_on_device<SampleT, Counter>(
-    stream, first, n, counts, num_bins, op_t::make(num_bins, lower, upper), 0, temp.template part<unsigned long long>(0));
+  on_device(policy, "sweep::histogram_even", [&](cudaStream_t stream) {
+    using op_t = even_transform<SampleT, LevelT>;
+    if (const arg_check c = op_t::check(num_bins, lower, upper); !c)
+    {
+      throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
+    }
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
+    count_on_device<SampleT, Counter>(
+      stream, first, n, counts, num_bins, op_t::make(num_bins, lower, upper), 0, temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Device histogram (integer samples are bin indices).
-template <class SampleT, class Counter, class SampleIt, class CountOut, class MakeTemp>
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut>
 __host__ void index_on_device(
-  cudaStream_t stream, MakeTemp&& make_temp, SampleIt first, std::uint64_t n, CountOut counts, int num_bins)
+  thrust::cuda_cub::execution_policy<Derived>& policy, SampleIt first, std::uint64_t n, CountOut counts, int num_bins)
 {
-  if (const arg_check c = check_num_bins(num_bins); !c)
-  {
-    throw_invalid_argument("sweep::histogram", c.argument, c.why);
-  }
-  auto temp = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
-  count_on_device<SampleT, Counter>(
-    stream, first, n, counts, num_bins, index_transform<SampleT>{num_bins}, 0, temp.template part<unsigned long long>(0));
+  on_device(policy, "sweep::histogram", [&](cudaStream_t stream) {
+    if (const arg_check c = check_num_bins(num_bins); !c)
+    {
+      throw_invalid_argument("sweep::histogram", c.argument, c.why);
+    }
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
+    count_on_device<SampleT, Counter>(
+      stream, first, n, counts, num_bins, index_transform<SampleT>{num_bins}, 0, temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Device histogram_range: the levels are gathered into temporary storage, copied to the host and
 //! checked there (one stream synchronization; the check is what lets bad levels throw; not during a
 //! graph capture), then read by the kernel from shared memory when they fit beside the histogram.
-template <class SampleT, class Counter, class SampleIt, class CountOut, class LevelIt, class MakeTemp>
-__host__ void range_on_device(cudaStream_t stream,
-                                  MakeTemp&& make_temp,
-                                  SampleIt first,
-                                  std::uint64_t n,
-                                  LevelIt levels_first,
-                                  std::ptrdiff_t num_levels,
-                                  CountOut counts)
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut, class LevelIt>
+__host__ void range_on_device(thrust::cuda_cub::execution_policy<Derived>& policy,
+                              SampleIt first,
+                              std::uint64_t n,
+                              LevelIt levels_first,
+                              std::ptrdiff_t num_levels,
+                              CountOut counts)
 {
-  using level_t = std::remove_cv_t<typename std::iterator_traits<LevelIt>::value_type>;
-  if (num_levels < 2)
-  {
-    throw_invalid_argument("sweep::histogram_range", "levels", "must hold at least 2 levels (one bin)");
-  }
-  if (num_levels - 1 > static_cast<std::ptrdiff_t>(std::numeric_limits<int>::max()))
-  {
-    throw_invalid_argument("sweep::histogram_range", "levels", "holds more levels than an int number of bins");
-  }
-  const int levels     = static_cast<int>(num_levels);
-  const int num_bins   = levels - 1;
-  const std::size_t lb = static_cast<std::size_t>(levels) * sizeof(level_t);
-  auto temp            = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins), lb});
-  level_t* d_levels    = temp.template part<level_t>(1);
-  gather_levels_kernel<<<ceil_div(levels, 256), 256, 0, stream>>>(levels_first, levels, d_levels);
-  check_launch("sweep::histogram_range: gather_levels_kernel");
-  // Inside a graph capture nothing may wait, and the levels the graph will read are those in memory
-  // when it runs: they are not checked there (levels out of order then give unspecified counts, as
-  // in CUB).
-  if (!stream_may_be_capturing(stream))
-  {
-    std::vector<level_t> host(static_cast<std::size_t>(levels));
-    throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
-                   "sweep::histogram_range: reading the levels");
-    throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
-    if (const arg_check c = check_levels(host.data(), num_levels); !c)
+  on_device(policy, "sweep::histogram_range", [&](cudaStream_t stream) {
+    using level_t = std::remove_cv_t<typename std::iterator_traits<LevelIt>::value_type>;
+    if (num_levels < 2)
     {
-      throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+      throw_invalid_argument("sweep::histogram_range", "levels", "must hold at least 2 levels (one bin)");
     }
-  }
-  count_on_device<SampleT, Counter>(stream,
-                                    first,
-                                    n,
-                                    counts,
-                                    num_bins,
-                                    range_transform<SampleT, level_t>{d_levels, levels},
-                                    lb,
-                                    temp.template part<unsigned long long>(0));
+    if (num_levels - 1 > static_cast<std::ptrdiff_t>(std::numeric_limits<int>::max()))
+    {
+      throw_invalid_argument("sweep::histogram_range", "levels", "holds more levels than an int number of bins");
+    }
+    const int levels     = static_cast<int>(num_levels);
+    const int num_bins   = levels - 1;
+    const std::size_t lb = static_cast<std::size_t>(levels) * sizeof(level_t);
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins), lb});
+    level_t* d_levels    = temp.template part<level_t>(1);
+    gather_levels_kernel<<<ceil_div(levels, 256), 256, 0, stream>>>(levels_first, levels, d_levels);
+    check_launch("sweep::histogram_range: gather_levels_kernel");
+    // Inside a graph capture nothing may wait, and the levels the graph will read are those in memory
+    // when it runs: they are not checked there (levels out of order then give unspecified counts, as
+    // in CUB).
+    if (!stream_may_be_capturing(stream))
+    {
+      std::vector<level_t> host(static_cast<std::size_t>(levels));
+      throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
+                     "sweep::histogram_range: reading the levels");
+      throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
+      if (const arg_check c = check_levels(host.data(), num_levels); !c)
+      {
+        throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+      }
+    }
+    count_on_device<SampleT, Counter>(stream,
+                                      first,
+                                      n,
+                                      counts,
+                                      num_bins,
+                                      range_transform<SampleT, level_t>{d_levels, levels},
+                                      lb,
+                                      temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Host policies: the same transforms, counted in 64 bits, written as Counter.

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <thrust/detail/execute_with_allocator.h>
+#include <thrust/detail/pointer.h>
+#include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/detail/temporary_buffer.h>
 #include <thrust/system/cuda/detail/execution_policy.h>
 #include <thrust/system/cuda/detail/util.h>
@@ -107,14 +109,19 @@ struct execute_on_stream_nosync : execute_on_stream_nosync_base<execute_on_strea
   {}
 };
 
-
-//! True for the `par(allocator)` forms, whose temporary storage comes from the allocator.
+//! True for the `par(allocator)` forms (sweep's and Thrust's), whose temporary storage comes from
+//! the allocator.
 template <class Policy>
 struct has_allocator : std::false_type
 {};
 template <class Allocator, template <class> class Base>
 struct has_allocator<thrust::detail::execute_with_allocator<Allocator, Base>> : std::true_type
 {};
+
+//! True for sweep's policies (sweep::par and its forms), false for Thrust's own CUDA policies
+//! (thrust::device, thrust::cuda::par...), which some of sweep's algorithms accept too.
+template <class Policy>
+constexpr bool is_sweep_policy_v = std::is_base_of_v<execution_policy<Policy>, Policy>;
 
 //! The policy as Thrust's CUDA backend sees it; sweep's fallbacks call Thrust through this so that
 //! overload resolution can never pick a sweep overload again.
@@ -124,23 +131,26 @@ __host__ thrust::cuda_cub::execution_policy<Derived>& thrust_policy(execution_po
   return policy;
 }
 
+// What a dispatcher asks of a policy, below, takes any Thrust CUDA policy: sweep's derive from
+// Thrust's, and the histograms also run under Thrust's own (thrust::device, thrust::cuda::par...).
+
 //! The stream the policy runs on (the default stream unless `.on(s)` was given).
 template <class Derived>
-__host__ cudaStream_t stream_of(execution_policy<Derived>& policy)
+__host__ cudaStream_t stream_of(thrust::cuda_cub::execution_policy<Derived>& policy)
 {
   return thrust::cuda_cub::stream(policy);
 }
 
 //! Synchronizes the policy's stream unless it is a nosync policy; throws on a CUDA error.
 template <class Derived>
-__host__ void synchronize_optional(execution_policy<Derived>& policy, const char* what)
+__host__ void synchronize_optional(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what)
 {
   throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
 }
 
 //! Synchronizes the policy's stream unconditionally (a result the host must read); throws.
 template <class Derived>
-__host__ void synchronize(execution_policy<Derived>& policy, const char* what)
+__host__ void synchronize(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what)
 {
   throw_on_error(cudaStreamSynchronize(stream_of(policy)), what);
 }
@@ -204,10 +214,13 @@ __host__ inline void keep_pool_memory_between_calls(cudaStream_t stream)
   done[device].store(true, std::memory_order_release);
 }
 
-//! Temporary device memory for sweep's kernels: from the policy's allocator if it has one,
-//! otherwise stream-ordered on the policy's stream. Throws std::bad_alloc when none is left.
+//! Temporary device memory for sweep's kernels, the one mechanism for every policy: from the
+//! policy's allocator if it has one (par(alloc), thrust::cuda::par(alloc)); stream-ordered on the
+//! policy's stream for sweep's other policies; Thrust's own temporary storage for Thrust's other
+//! CUDA policies (what Thrust's algorithms use under the same policy). Throws std::bad_alloc when
+//! none is left.
 template <class Derived>
-__host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t bytes)
+__host__ void* allocate_temporary(thrust::cuda_cub::execution_policy<Derived>& policy, std::size_t bytes)
 {
   if (bytes == 0)
   {
@@ -223,7 +236,7 @@ __host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t
     }
     return buffer.first;
   }
-  else
+  else if constexpr (is_sweep_policy_v<Derived>)
   {
     keep_pool_memory_between_calls(stream_of(policy));
     void* ptr          = nullptr;
@@ -236,11 +249,21 @@ __host__ void* allocate_temporary(execution_policy<Derived>& policy, std::size_t
     throw_on_error(status, "sweep: cudaMallocAsync of temporary storage");
     return ptr;
   }
+  else
+  {
+    auto buffer = thrust::get_temporary_buffer<std::uint8_t>(derived, static_cast<std::ptrdiff_t>(bytes));
+    if (thrust::raw_pointer_cast(buffer.first) == nullptr || buffer.second < static_cast<std::ptrdiff_t>(bytes))
+    {
+      thrust::return_temporary_buffer(derived, buffer.first, buffer.second);
+      throw std::bad_alloc();
+    }
+    return thrust::raw_pointer_cast(buffer.first);
+  }
 }
 
 //! Returns memory from allocate_temporary. Never throws (it runs in destructors).
 template <class Derived>
-__host__ void deallocate_temporary(execution_policy<Derived>& policy, void* ptr, std::size_t bytes) noexcept
+__host__ void deallocate_temporary(thrust::cuda_cub::execution_policy<Derived>& policy, void* ptr, std::size_t bytes) noexcept
 {
   if (ptr == nullptr)
   {
@@ -257,9 +280,20 @@ __host__ void deallocate_temporary(execution_policy<Derived>& policy, void* ptr,
     catch (...)
     {}
   }
-  else
+  else if constexpr (is_sweep_policy_v<Derived>)
   {
     (void) cudaFreeAsync(ptr, stream_of(policy));
+  }
+  else
+  {
+    try
+    {
+      thrust::return_temporary_buffer(derived,
+                                      thrust::pointer<std::uint8_t, Derived>(static_cast<std::uint8_t*>(ptr)),
+                                      static_cast<std::ptrdiff_t>(bytes));
+    }
+    catch (...)
+    {}
   }
 }
 
