@@ -15,11 +15,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <atomic>
-#include <mutex>
 #include <new>
+#include <optional>
 #include <type_traits>
 
+#include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/stream.cuh>
 
@@ -175,43 +175,35 @@ __host__ inline std::uint64_t pool_keep_bytes_of_current_device()
   return eighth > floor ? eighth : floor;
 }
 
+//! Raises the current device's pool release threshold (pool_keep_bytes_of_current_device) once per
+//! device and process, the first time a call finds the stream outside a graph capture. Never throws.
 __host__ inline void keep_pool_memory_between_calls(cudaStream_t stream)
 {
-  constexpr int max_devices = 64;
-  static std::atomic<bool> done[max_devices];
-  static std::mutex mutex;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= max_devices)
-  {
-    (void) cudaGetLastError();
-    return;
-  }
-  if (done[device].load(std::memory_order_acquire))
+  const int device = current_cached_device();
+  if (device < 0)
   {
     return;
   }
-  // Pool attributes may not be changed while the stream is being captured into a graph (that would
-  // invalidate the capture): try again on a later call.
-  if (stream_may_be_capturing(stream))
-  {
-    return;
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  if (done[device].load(std::memory_order_relaxed))
-  {
-    return;
-  }
-  cudaMemPool_t pool{};
-  std::uint64_t threshold = 0;
-  if (cudaDeviceGetMemPool(&pool, device) == cudaSuccess
-      && cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess
-      && threshold == 0)
-  {
-    std::uint64_t keep = pool_keep_bytes_of_current_device();
-    (void) cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  (void) cudaGetLastError(); // an unsupported pool is not an error for sweep: it only costs time
-  done[device].store(true, std::memory_order_release);
+  struct tag;
+  (void) per_device_value<tag, bool>(device, [stream](int dev) -> std::optional<bool> {
+    // Pool attributes may not be changed while the stream is being captured into a graph (that
+    // would invalidate the capture): try again on a later call.
+    if (stream_may_be_capturing(stream))
+    {
+      return std::nullopt;
+    }
+    cudaMemPool_t pool{};
+    std::uint64_t threshold = 0;
+    if (cudaDeviceGetMemPool(&pool, dev) == cudaSuccess
+        && cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess
+        && threshold == 0)
+    {
+      std::uint64_t keep = pool_keep_bytes_of_current_device();
+      (void) cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    }
+    (void) cudaGetLastError(); // an unsupported pool is not an error for sweep: it only costs time
+    return true;
+  });
 }
 
 //! Temporary device memory for sweep's kernels, the one mechanism for every policy: from the
