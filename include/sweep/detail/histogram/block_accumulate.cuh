@@ -1,5 +1,6 @@
-// The block-level counting step shared by sweep::block_histogram and the device histogram kernel:
-// each thread adds its items' bins into a shared-memory histogram with shared atomics.
+// The block-level counting step of the device histogram kernel, which sweep::block_histogram's
+// full-tile composite calls too: each thread adds its items' bins into a shared-memory histogram
+// with shared atomics.
 #pragma once
 
 #include <cuda_runtime_api.h>
