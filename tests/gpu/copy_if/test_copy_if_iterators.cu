@@ -2,7 +2,7 @@
 // and iterator kind (pointers, device_vector, counting, transform, zip, permutation, discard).
 #include "copy_if_test.cuh"
 
-#include <sweep/detail/select/plan.hpp>
+#include <sweep/detail/copy_if/plan.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -19,7 +19,7 @@ using namespace copy_if_test;
 namespace
 {
 
-constexpr std::size_t float_tile = sweep::detail::select_shape<float>::tile_items;
+constexpr std::size_t float_tile = sweep::detail::copy_if_impl::tile_shape<float>::tile_items;
 const std::size_t iterator_sizes[] = {0, 1, 33, float_tile - 1, float_tile + 1, 37 * float_tile + 11, 1000003};
 
 struct positive
