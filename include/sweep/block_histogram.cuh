@@ -67,7 +67,7 @@ public:
   }
 
   //! Adds every item (a full tile) to the histogram: the device histogram kernel's counting step
-  //! (detail::histo::count_bins), on one copy of the bins.
+  //! (detail::histogram_impl::count_bins), on one copy of the bins.
   __device__ void composite(const T (&items)[ItemsPerThread], Counter (&histogram)[Bins])
   {
     int bins[ItemsPerThread];
@@ -76,7 +76,7 @@ public:
     {
       bins[k] = static_cast<int>(items[k]);
     }
-    detail::histo::count_bins(bins, histogram, 1, 0);
+    detail::histogram_impl::count_bins(bins, histogram, 1, 0);
   }
 
   //! Adds the first valid_items items of the tile (blocked arrangement); the others are not read

@@ -23,7 +23,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
 template <class It>
@@ -38,7 +38,7 @@ constexpr void check_types()
                 "the counts iterator must have an arithmetic value type (its counters' type)");
 }
 
-} // namespace histo
+} // namespace histogram_impl
 
 // ---- histogram_even ------------------------------------------------------------------------------
 
@@ -53,13 +53,13 @@ __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& pol
                                 LevelT lower,
                                 LevelT upper)
 {
-  histo::check_types<InputIt, CountIt>();
-  using sample_t  = histo::value_t<InputIt>;
-  using counter_t = histo::value_t<CountIt>;
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t  = histogram_impl::value_t<InputIt>;
+  using counter_t = histogram_impl::value_t<CountIt>;
   const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
   auto samples    = thrust::try_unwrap_contiguous_iterator(first);
   auto out        = thrust::try_unwrap_contiguous_iterator(counts);
-  histo::even_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins, lower, upper);
+  histogram_impl::even_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins, lower, upper);
   return counts + num_bins;
 }
 
@@ -73,13 +73,13 @@ __host__ CountIt histogram_even(thrust::system::detail::sequential::execution_po
                                 LevelT lower,
                                 LevelT upper)
 {
-  histo::check_types<InputIt, CountIt>();
-  using op_t = histo::even_transform<histo::value_t<InputIt>, LevelT>;
-  if (const histo::arg_check c = op_t::check(num_bins, lower, upper); !c)
+  histogram_impl::check_types<InputIt, CountIt>();
+  using op_t = histogram_impl::even_transform<histogram_impl::value_t<InputIt>, LevelT>;
+  if (const histogram_impl::arg_check c = op_t::check(num_bins, lower, upper); !c)
   {
     throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
   }
-  histo::count_on_host<histo::value_t<CountIt>>(first, last, counts, num_bins, op_t::make(num_bins, lower, upper));
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(first, last, counts, num_bins, op_t::make(num_bins, lower, upper));
   return counts + num_bins;
 }
 
@@ -94,15 +94,15 @@ __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& po
                                  LevelIt levels_last,
                                  CountIt counts)
 {
-  histo::check_types<InputIt, CountIt>();
-  using sample_t             = histo::value_t<InputIt>;
-  using counter_t            = histo::value_t<CountIt>;
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t             = histogram_impl::value_t<InputIt>;
+  using counter_t            = histogram_impl::value_t<CountIt>;
   const auto n               = static_cast<std::uint64_t>(thrust::distance(first, last));
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(thrust::distance(levels_first, levels_last));
   auto samples               = thrust::try_unwrap_contiguous_iterator(first);
   auto levels                = thrust::try_unwrap_contiguous_iterator(levels_first);
   auto out                   = thrust::try_unwrap_contiguous_iterator(counts);
-  histo::range_on_device<sample_t, counter_t>(policy, samples, n, levels, count, out);
+  histogram_impl::range_on_device<sample_t, counter_t>(policy, samples, n, levels, count, out);
   return counts + (count - 1);
 }
 
@@ -114,18 +114,18 @@ __host__ CountIt histogram_range(thrust::system::detail::sequential::execution_p
                                  LevelIt levels_last,
                                  CountIt counts)
 {
-  histo::check_types<InputIt, CountIt>();
-  using level_t = histo::value_t<LevelIt>;
+  histogram_impl::check_types<InputIt, CountIt>();
+  using level_t = histogram_impl::value_t<LevelIt>;
   const std::vector<level_t> levels(levels_first, levels_last);
-  if (const histo::arg_check c =
-        histo::check_levels(levels.data(), static_cast<std::ptrdiff_t>(levels.size()));
+  if (const histogram_impl::arg_check c =
+        histogram_impl::check_levels(levels.data(), static_cast<std::ptrdiff_t>(levels.size()));
       !c)
   {
     throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
   }
   const int num_bins = static_cast<int>(levels.size()) - 1;
-  histo::count_on_host<histo::value_t<CountIt>>(
-    first, last, counts, num_bins, histo::range_transform<histo::value_t<InputIt>, level_t>{levels.data(), num_bins + 1});
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(
+    first, last, counts, num_bins, histogram_impl::range_transform<histogram_impl::value_t<InputIt>, level_t>{levels.data(), num_bins + 1});
   return counts + num_bins;
 }
 
@@ -136,13 +136,13 @@ template <class Derived, class InputIt, class CountIt>
 __host__ CountIt histogram(
   thrust::cuda_cub::execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
 {
-  histo::check_types<InputIt, CountIt>();
-  using sample_t  = histo::value_t<InputIt>;
-  using counter_t = histo::value_t<CountIt>;
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t  = histogram_impl::value_t<InputIt>;
+  using counter_t = histogram_impl::value_t<CountIt>;
   const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
   auto samples    = thrust::try_unwrap_contiguous_iterator(first);
   auto out        = thrust::try_unwrap_contiguous_iterator(counts);
-  histo::index_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins);
+  histogram_impl::index_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins);
   return counts + num_bins;
 }
 
@@ -153,13 +153,13 @@ __host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<
                            CountIt counts,
                            int num_bins)
 {
-  histo::check_types<InputIt, CountIt>();
-  if (const histo::arg_check c = histo::check_num_bins(num_bins); !c)
+  histogram_impl::check_types<InputIt, CountIt>();
+  if (const histogram_impl::arg_check c = histogram_impl::check_num_bins(num_bins); !c)
   {
     throw_invalid_argument("sweep::histogram", c.argument, c.why);
   }
-  histo::count_on_host<histo::value_t<CountIt>>(
-    first, last, counts, num_bins, histo::index_transform<histo::value_t<InputIt>>{num_bins});
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(
+    first, last, counts, num_bins, histogram_impl::index_transform<histogram_impl::value_t<InputIt>>{num_bins});
   return counts + num_bins;
 }
 

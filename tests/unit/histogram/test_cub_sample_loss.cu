@@ -103,7 +103,7 @@ void check_even_every_value(int bins)
 {
   const int lower = std::numeric_limits<T>::lowest();
   const int upper = std::numeric_limits<T>::max() + 1;
-  const auto op   = sweep::detail::histo::even_transform<T, int>::make(bins, lower, upper);
+  const auto op   = sweep::detail::histogram_impl::even_transform<T, int>::make(bins, lower, upper);
   int lost        = 0;
   for (int v = lower; v < upper; ++v)
   {
@@ -134,7 +134,7 @@ void check_range_every_value(int bins)
   {
     levels.push_back(static_cast<int>(lower + span * i / bins));
   }
-  const sweep::detail::histo::range_transform<T, int> op{levels.data(), static_cast<int>(levels.size())};
+  const sweep::detail::histogram_impl::range_transform<T, int> op{levels.data(), static_cast<int>(levels.size())};
   int lost = 0;
   for (long long v = lower; v < lower + span; ++v)
   {
@@ -187,7 +187,7 @@ TEST_CASE("CUB 3.0.1 loses int16 bins past 32767; widened to int it does not", "
   }
   // The H200 failure of commit 51c68cc: int16 sample 4758, [-30000, 30000), 65536 bins (levels
   // int) is bin 37965, which CUB casts to int16 (-27571) and drops.
-  const auto op = sweep::detail::histo::even_transform<std::int16_t, int>::make(65536, -30000, 30000);
+  const auto op = sweep::detail::histogram_impl::even_transform<std::int16_t, int>::make(65536, -30000, 30000);
   CHECK(op(std::int16_t(4758)) == 37965);
   CHECK(cub_even_two_stage<std::int16_t, int>(65536, -30000, 30000, std::int16_t(4758)) == -1);
   CHECK(cub_even_two_stage<int, int>(65536, -30000, 30000, 4758) == 37965);

@@ -9,7 +9,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
 //! Adds one to hist[bin * stride + copy] for every item with bin >= 0 (bin < 0: not counted).
@@ -59,6 +59,6 @@ __device__ __forceinline__ void count_bin_runs(const int (&bins)[Items], Counter
   }
 }
 
-} // namespace histo
+} // namespace histogram_impl
 } // namespace detail
 } // namespace sweep

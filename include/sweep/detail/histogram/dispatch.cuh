@@ -1,5 +1,6 @@
-// Host-side dispatch of sweep's histograms: argument checks, temporary storage layout, the choice
-// between the shared-memory and global-memory kernels, grid sizing, and the host-policy loop.
+// Host-side dispatch of sweep's histograms: argument checks, temporary storage, the plan (plan.hpp)
+// completed from the device's properties, launches, synchronization like the policy; and the
+// host-policy loop.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -14,7 +15,7 @@
 
 #include <sweep/detail/histogram/bin_transforms.cuh>
 #include <sweep/detail/histogram/kernels.cuh>
-#include <sweep/detail/histogram/tuning.cuh>
+#include <sweep/detail/histogram/plan.hpp>
 #include <sweep/detail/util/device_info.cuh>
 #include <sweep/detail/util/error.cuh>
 #include <sweep/detail/util/math.cuh>
@@ -26,75 +27,29 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
-constexpr int block_threads = default_tuning.block_threads;
-
-template <class SampleT>
-constexpr int items_per_thread =
-  (sizeof(SampleT) <= 2 ? default_tuning.bytes_per_thread_narrow : default_tuning.bytes_per_thread_wide)
-  / static_cast<int>(sizeof(SampleT));
-
-//! Counters the kernels can add to in place: a raw pointer to 32- or 64-bit integers.
-template <class Counter, class CountOut>
-constexpr bool direct_output_v = std::is_pointer_v<CountOut> && std::is_integral_v<Counter>
-                              && !std::is_same_v<Counter, bool> && (sizeof(Counter) == 4 || sizeof(Counter) == 8);
-
-template <class Counter>
-using direct_accum_t = std::conditional_t<sizeof(Counter) == 4, unsigned int, unsigned long long>;
-
-//! Bytes of the 64-bit accumulation buffer (none when the counters are updated in place).
-template <class Counter, class CountOut>
-constexpr std::size_t accum_bytes(int num_bins)
-{
-  return direct_output_v<Counter, CountOut> ? 0 : static_cast<std::size_t>(num_bins) * sizeof(unsigned long long);
-}
-
-struct launch_plan
-{
-  bool use_shared   = true;
-  int priv_bins     = 0;
-  int copies        = 1;
-  std::size_t smem  = 0;
-  bool stage_levels = false;
-  int grid          = 1;
-};
-
-//! Chooses the kernel, the number of privatized copies (the most, up to 32, within the tuning's
-//! shared budget; 32 makes every warp's atomics conflict-free) and a persistent grid of
-//! sm_count x resident blocks per SM.
+//! The plan (plan.hpp) completed with what only the device can tell: the opt-in shared memory per
+//! block, and the blocks of the chosen kernel an SM holds (occupancy), which size the persistent
+//! grid (sm_count x resident blocks per SM, at most tuning::max_blocks_per_sm).
 template <class Mapping, class SampleIt, class Accum>
 __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 {
-  constexpr tuning tn     = default_tuning;
   constexpr int items     = items_per_thread<typename Mapping::sample_type>;
   const device_info& info = current_device_info();
   const std::size_t limit = static_cast<std::size_t>(info.max_shared_per_block_optin);
-  const std::size_t one   = static_cast<std::size_t>(priv_bins) * 4;
 
-  launch_plan plan;
-  plan.priv_bins = priv_bins;
-  int per_sm     = 0;
-  if (one > limit)
+  launch_plan plan = plan_shared_memory(priv_bins, level_bytes, limit);
+  int per_sm       = 0;
+  if (!plan.use_shared)
   {
-    plan.use_shared = false;
     throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                      &per_sm, global_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>, block_threads, 0),
                    "sweep::histogram: occupancy");
   }
   else
   {
-    while (plan.copies * 2 <= tn.max_copies && one * plan.copies * 2 <= tn.copies_budget_bytes)
-    {
-      plan.copies *= 2;
-    }
-    plan.smem = one * plan.copies;
-    if (level_bytes > 0 && staged_levels_offset(priv_bins, plan.copies) + level_bytes <= limit)
-    {
-      plan.stage_levels = true;
-      plan.smem         = staged_levels_offset(priv_bins, plan.copies) + level_bytes;
-    }
     auto kernel = shared_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>;
     if (plan.smem > 48 * 1024)
     {
@@ -114,7 +69,7 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
   {
     throw_on_error(cudaErrorInvalidConfiguration, "sweep::histogram: kernel cannot be resident");
   }
-  plan.grid = info.sm_count * std::min(per_sm, tn.max_blocks_per_sm);
+  plan.grid = persistent_grid(info.sm_count, per_sm);
   return plan;
 }
 
@@ -122,8 +77,8 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 template <class Mapping, class SampleIt, class Accum>
 __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, Mapping map, Accum* out, cudaStream_t stream)
 {
-  using sample_t      = typename Mapping::sample_type;
-  constexpr int items = items_per_thread<sample_t>;
+  using sample_t               = typename Mapping::sample_type;
+  constexpr int items          = items_per_thread<sample_t>;
   constexpr std::uint64_t tile = static_cast<std::uint64_t>(block_threads) * items;
   if (n == 0)
   {
@@ -131,7 +86,7 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   }
   if (!plan.use_shared)
   {
-    const std::uint64_t grid = std::min<std::uint64_t>(plan.grid, ceil_div<std::uint64_t>(n, tile));
+    const std::uint64_t grid = global_launch_grid(plan, n, tile);
     global_histogram_kernel<block_threads, items><<<static_cast<unsigned>(grid), block_threads, 0, stream>>>(
       first, n, map, out);
     check_launch("sweep::histogram: global_histogram_kernel");
@@ -142,31 +97,12 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   std::uint64_t head = 0;
   if constexpr (std::is_pointer_v<SampleIt>)
   {
-    const auto address = reinterpret_cast<std::uintptr_t>(first);
-    if (address % sizeof(sample_t) == 0 && address % 16 != 0)
-    {
-      head = (16 - address % 16) / sizeof(sample_t);
-    }
-    else if (address % sizeof(sample_t) != 0)
-    {
-      head = n; // misaligned for its own type: everything guarded (scalar loads)
-    }
-    head = std::min(head, n);
+    head = aligned_head(reinterpret_cast<std::uintptr_t>(first), sizeof(sample_t), n);
   }
-  // 32-bit shared counters: a block may count at most 2^31 samples of full tiles per launch.
-  const std::uint64_t chunk_tiles = static_cast<std::uint64_t>(plan.grid) * ((std::uint64_t(1) << 31) / tile);
-  std::uint64_t offset            = 0;
-  while (offset < n)
+  for (std::uint64_t offset = 0; offset < n;)
   {
-    const std::uint64_t remaining = n - offset;
-    shared_launch work{};
-    work.head         = offset == 0 ? head : 0;
-    work.full_tiles   = std::min((remaining - work.head) / tile, chunk_tiles);
-    work.n            = work.full_tiles == chunk_tiles ? work.head + work.full_tiles * tile : remaining;
-    work.priv_bins    = plan.priv_bins;
-    work.copies       = plan.copies;
-    work.stage_levels = plan.stage_levels;
-    const std::uint64_t grid = std::clamp<std::uint64_t>(work.full_tiles, 1, static_cast<std::uint64_t>(plan.grid));
+    const shared_launch work = shared_launch_at(plan, n, offset, head, tile);
+    const std::uint64_t grid = shared_launch_grid(plan, work);
     shared_histogram_kernel<block_threads, items>
       <<<static_cast<unsigned>(grid), block_threads, plan.smem, stream>>>(first + offset, work, map, out);
     check_launch("sweep::histogram: shared_histogram_kernel");
@@ -342,6 +278,6 @@ __host__ void count_on_host(InputIt first, InputIt last, CountIt counts, int num
   }
 }
 
-} // namespace histo
+} // namespace histogram_impl
 } // namespace detail
 } // namespace sweep
