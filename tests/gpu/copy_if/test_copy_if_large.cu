@@ -1,7 +1,7 @@
 // copy_if past 2^31 items (64-bit offsets and counts) and run-to-run determinism.
 #include "copy_if_test.cuh"
 
-#include <sweep/detail/util/device_info.cuh>
+#include <sweep/detail/util/device_info.hpp>
 
 #include <atomic>
 #include <cstring>
@@ -141,7 +141,7 @@ TEST_CASE("copy_if is deterministic over 100 runs", "[copy_if][determinism]")
 TEST_CASE("copy_if from several host threads at once: each thread's count word and buffer are its own",
           "[copy_if][threads]")
 {
-  // Small calls reuse per-thread storage (call_scratch.cuh): a pinned count word and a device buffer
+  // Small calls reuse per-thread storage (call_scratch.hpp): a pinned count word and a device buffer
   // for the tile state. Four threads on four streams run lone-tile, few-tile and many-tile calls at
   // the same time; every count and every output must be the one stock Thrust gives.
   constexpr std::size_t tile = sweep::detail::copy_if_impl::tile_shape<float>::tile_items;

@@ -1,7 +1,7 @@
 // Host-only checks of sweep's histogram bin arithmetic: even bins identical to CUB's own
 // ScaleTransform (called on the host) at the edges, range bins identical to an upper-bound search,
 // the device's division shortcut exact, and argument validation. No GPU is touched.
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>
 

@@ -2,7 +2,7 @@
 // (tests/gpu/histogram/cub_sample_loss.hpp) checked against a model of CUB's two-stage counting
 // built from CUB's own bin functors, over every value of the 8- and 16-bit sample types; and the
 // widened samples the tests give CUB instead get sweep's bins. No GPU is touched.
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>
 

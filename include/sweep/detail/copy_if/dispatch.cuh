@@ -12,11 +12,11 @@
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/copy_if/plan.hpp>
 #include <sweep/detail/copy_if/kernels.cuh>
-#include <sweep/detail/util/call_scratch.cuh>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/call_scratch.hpp>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/policy.cuh>
-#include <sweep/detail/util/stream.cuh>
+#include <sweep/detail/util/stream.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 #include <sweep/detail/histogram/block_accumulate.cuh>
 #include <sweep/detail/histogram/plan.hpp>
 

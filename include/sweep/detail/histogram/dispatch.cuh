@@ -13,14 +13,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 #include <sweep/detail/histogram/kernels.cuh>
 #include <sweep/detail/histogram/plan.hpp>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/policy.cuh>
-#include <sweep/detail/util/stream.cuh>
+#include <sweep/detail/util/stream.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep

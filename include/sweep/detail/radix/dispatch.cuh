@@ -18,9 +18,9 @@
 #include <sweep/detail/radix/plan.hpp>
 #include <sweep/detail/radix/single_block.cuh>
 #include <sweep/detail/radix/tuning.cuh>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 

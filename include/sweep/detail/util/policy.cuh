@@ -19,9 +19,9 @@
 #include <optional>
 #include <type_traits>
 
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/stream.cuh>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/stream.hpp>
 
 namespace sweep
 {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/policy.cuh>
 
 namespace sweep

@@ -9,7 +9,7 @@
 #include <optional>
 #include <utility>
 
-#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/error.hpp>
 
 namespace sweep
 {
