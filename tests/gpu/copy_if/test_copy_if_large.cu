@@ -15,7 +15,7 @@
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-using namespace copy_if_test;
+using namespace sweep_test;
 
 namespace
 {

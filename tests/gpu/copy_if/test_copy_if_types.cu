@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace copy_if_test;
+using namespace sweep_test;
 
 namespace
 {

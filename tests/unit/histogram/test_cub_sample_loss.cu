@@ -110,7 +110,7 @@ void check_even_every_value(int bins)
     const T s       = static_cast<T>(v);
     const int exact = op(s);
     const int native  = cub_even_two_stage<T, int>(bins, lower, upper, s);
-    const int widened = cub_even_two_stage<hist_test::cub_widened_t, int>(bins, lower, upper, v);
+    const int widened = cub_even_two_stage<sweep_test::cub_widened_t, int>(bins, lower, upper, v);
     // Every value is inside [lower, upper); CUB drops a sample, it never moves it to another bin.
     if (exact < 0 || widened != exact || (native != exact && native != -1))
     {
@@ -120,7 +120,7 @@ void check_even_every_value(int bins)
   }
   INFO("sample bytes " << sizeof(T) << (std::is_signed<T>::value ? " signed" : " unsigned") << ", bins " << bins
                        << ", samples CUB's two stages lose: " << lost);
-  CHECK((lost > 0) == hist_test::cub_loses_samples<T>(bins));
+  CHECK((lost > 0) == sweep_test::cub_loses_samples<T>(bins));
 }
 
 //! Range bins: levels lowest, lowest + step, ... (the last at max + 1), every value of T.
@@ -141,7 +141,7 @@ void check_range_every_value(int bins)
     const T s         = static_cast<T>(v);
     const int exact   = op(s);
     const int native  = cub_range_two_stage<T, int>(levels, s);
-    const int widened = cub_range_two_stage<hist_test::cub_widened_t, int>(levels, static_cast<int>(v));
+    const int widened = cub_range_two_stage<sweep_test::cub_widened_t, int>(levels, static_cast<int>(v));
     if (widened != exact || (native != exact && native != -1))
     {
       FAIL("sample " << v << ", bins " << bins << ": sweep " << exact << ", CUB " << native << ", CUB widened " << widened);
@@ -150,7 +150,7 @@ void check_range_every_value(int bins)
   }
   INFO("sample bytes " << sizeof(T) << (std::is_signed<T>::value ? " signed" : " unsigned") << ", bins " << bins
                        << ", samples CUB's two stages lose: " << lost);
-  CHECK((lost > 0) == hist_test::cub_loses_samples<T>(bins));
+  CHECK((lost > 0) == sweep_test::cub_loses_samples<T>(bins));
 }
 
 } // namespace
@@ -195,17 +195,17 @@ TEST_CASE("CUB 3.0.1 loses int16 bins past 32767; widened to int it does not", "
 
 TEST_CASE("the tests' CUB widening rule", "[histogram][cub_reference]")
 {
-  CHECK(hist_test::cub_loses_samples<std::int8_t>(1));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::uint8_t>(65536));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::int16_t>(32768));
-  CHECK(hist_test::cub_loses_samples<std::int16_t>(32769));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::uint16_t>(65536));
-  CHECK(hist_test::cub_loses_samples<std::uint16_t>(65537));
-  CHECK_FALSE(hist_test::cub_loses_samples<int>(std::numeric_limits<int>::max()));
-  CHECK_FALSE(hist_test::cub_loses_samples<float>(65536));
-  CHECK(hist_test::cub_may_lose_samples_v<std::int8_t>);
-  CHECK(hist_test::cub_may_lose_samples_v<std::int16_t>);
-  CHECK(hist_test::cub_may_lose_samples_v<std::uint16_t>);
-  CHECK_FALSE(hist_test::cub_may_lose_samples_v<std::uint8_t>);
-  CHECK_FALSE(hist_test::cub_may_lose_samples_v<int>);
+  CHECK(sweep_test::cub_loses_samples<std::int8_t>(1));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::uint8_t>(65536));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::int16_t>(32768));
+  CHECK(sweep_test::cub_loses_samples<std::int16_t>(32769));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::uint16_t>(65536));
+  CHECK(sweep_test::cub_loses_samples<std::uint16_t>(65537));
+  CHECK_FALSE(sweep_test::cub_loses_samples<int>(std::numeric_limits<int>::max()));
+  CHECK_FALSE(sweep_test::cub_loses_samples<float>(65536));
+  CHECK(sweep_test::cub_may_lose_samples_v<std::int8_t>);
+  CHECK(sweep_test::cub_may_lose_samples_v<std::int16_t>);
+  CHECK(sweep_test::cub_may_lose_samples_v<std::uint16_t>);
+  CHECK_FALSE(sweep_test::cub_may_lose_samples_v<std::uint8_t>);
+  CHECK_FALSE(sweep_test::cub_may_lose_samples_v<int>);
 }
