@@ -20,6 +20,8 @@
 #include <string>
 #include <type_traits>
 
+#include "../tests/common/mix64.hpp" // sweep_test::mix64, shared with the tests
+
 namespace sweep_bench
 {
 
@@ -83,12 +85,23 @@ inline void set_throughput(benchmark::State& state, double items, double min_byt
   state.counters["min_bytes"] = min_bytes;
 }
 
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
+using sweep_test::mix64;
+
+//! The implementations a benchmark compares (each benchmark registers the ones it has).
+enum class impl
 {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  sweep,
+  sweep_cached, // sweep::par(allocator) with an allocator that keeps its block between calls
+  thrust,
+  cub,
+};
+
+inline const char* impl_name(impl which)
+{
+  return which == impl::sweep          ? "sweep"
+       : which == impl::sweep_cached   ? "sweep_cached"
+       : which == impl::thrust         ? "thrust"
+                                       : "cub";
 }
 
 //! 64 random bits per index, from a seed.

@@ -19,17 +19,8 @@
 namespace
 {
 
-enum class impl
-{
-  sweep,
-  thrust,
-  cub
-};
-
-const char* impl_name(impl which)
-{
-  return which == impl::sweep ? "sweep" : which == impl::thrust ? "thrust" : "cub";
-}
+using sweep_bench::impl;
+using sweep_bench::impl_name;
 
 struct greater_than_zero
 {

@@ -20,12 +20,8 @@
 namespace
 {
 
-enum class impl
-{
-  sweep,
-  cub,
-  thrust
-};
+using sweep_bench::impl;
+using sweep_bench::impl_name;
 
 //! Preallocated CUB HistogramEven.
 template <class T, class Counter, class LevelT>
@@ -138,11 +134,6 @@ void bench_index(benchmark::State& state, impl which)
     sweep_bench::time_region(state, 0, idiom);
   }
   sweep_bench::set_throughput(state, static_cast<double>(n), static_cast<double>(n * sizeof(int)));
-}
-
-const char* impl_name(impl which)
-{
-  return which == impl::sweep ? "sweep" : which == impl::cub ? "cub" : "thrust";
 }
 
 const bool registered = [] {

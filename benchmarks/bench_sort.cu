@@ -19,18 +19,8 @@
 namespace
 {
 
-enum class impl
-{
-  sweep,
-  sweep_cached, // sweep::par(allocator) with an allocator that keeps its block between calls
-  thrust,
-  cub,
-};
-
-const char* impl_name(impl i)
-{
-  return i == impl::sweep ? "sweep" : i == impl::sweep_cached ? "sweep_cached" : i == impl::thrust ? "thrust" : "cub";
-}
+using sweep_bench::impl;
+using sweep_bench::impl_name;
 
 //! A Thrust-style allocator that keeps one block between calls (what Thrust's
 //! custom_temporary_allocation example does for repeated calls): sweep's temporary storage without

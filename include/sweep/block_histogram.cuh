@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <sweep/detail/histogram/block_accumulate.cuh>
 
 namespace sweep
 {
@@ -65,14 +66,17 @@ public:
     __syncthreads();
   }
 
-  //! Adds every item (a full tile) to the histogram.
+  //! Adds every item (a full tile) to the histogram: the device histogram kernel's counting step
+  //! (detail::histogram_impl::count_bins), on one copy of the bins.
   __device__ void composite(const T (&items)[ItemsPerThread], Counter (&histogram)[Bins])
   {
+    int bins[ItemsPerThread];
 #pragma unroll
     for (int k = 0; k < ItemsPerThread; ++k)
     {
-      atomicAdd(histogram + static_cast<int>(items[k]), Counter(1));
+      bins[k] = static_cast<int>(items[k]);
     }
+    detail::histogram_impl::count_bins(bins, histogram, 1, 0);
   }
 
   //! Adds the first valid_items items of the tile (blocked arrangement); the others are not read

@@ -15,7 +15,7 @@
 #include <utility>
 
 #include <sweep/execution_policy.cuh>
-#include <sweep/detail/select/dispatch.cuh>
+#include <sweep/detail/copy_if/dispatch.cuh>
 
 namespace sweep
 {
@@ -75,7 +75,7 @@ __host__ constexpr bool check_select_predicate()
 //! The shared body of every copy_if / remove_copy_if overload. HasStencil selects the stencil form;
 //! `stencil` is then the stencil iterator, otherwise ignored.
 template <class Derived, class InputIt, class StencilIt, class OutputIt, class Pred, bool HasStencil>
-__host__ OutputIt copy_if_impl(execution_policy<Derived>& policy,
+__host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
                                InputIt first,
                                InputIt last,
                                StencilIt stencil,
@@ -84,7 +84,7 @@ __host__ OutputIt copy_if_impl(execution_policy<Derived>& policy,
                                std::integral_constant<bool, HasStencil>)
 {
   using value_type = typename thrust::iterator_traits<InputIt>::value_type;
-  if constexpr (!select_shape<value_type>::supported)
+  if constexpr (!copy_if_impl::tile_shape<value_type>::supported)
   {
     // Too large to stage a tile in shared memory: Thrust's own kernel (same stream and allocator).
     if constexpr (HasStencil)
@@ -110,12 +110,12 @@ __host__ OutputIt copy_if_impl(execution_policy<Derived>& policy,
     std::uint64_t selected = 0;
     if constexpr (HasStencil)
     {
-      selected = select_dispatch<value_type, discard>(
+      selected = copy_if_impl::dispatch<value_type, discard>(
         policy, input, n, thrust::try_unwrap_contiguous_iterator(stencil), output, pred);
     }
     else
     {
-      selected = select_dispatch<value_type, discard>(policy, input, n, select_no_stencil{}, output, pred);
+      selected = copy_if_impl::dispatch<value_type, discard>(policy, input, n, copy_if_impl::no_stencil{}, output, pred);
     }
     using difference = typename thrust::iterator_traits<OutputIt>::difference_type;
     return result + static_cast<difference>(selected);
@@ -132,7 +132,7 @@ template <class Derived, class InputIt, class OutputIt, class Pred>
 __host__ OutputIt copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<InputIt>::value_type>(), "");
-  return copy_if_impl(policy, first, last, first, result, pred, std::false_type{});
+  return copy_if_body(policy, first, last, first, result, pred, std::false_type{});
 }
 
 //! The stencil form: copies first[i] where pred(stencil[i]) holds. Same contract as above; the stencil
@@ -142,7 +142,7 @@ __host__ OutputIt copy_if(
   execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<StencilIt>::value_type>(), "");
-  return copy_if_impl(policy, first, last, stencil, result, pred, std::true_type{});
+  return copy_if_body(policy, first, last, stencil, result, pred, std::true_type{});
 }
 
 //! thrust::remove_copy_if(sweep policy, ...): copy_if with the predicate negated.
@@ -151,7 +151,7 @@ __host__ OutputIt
 remove_copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<InputIt>::value_type>(), "");
-  return copy_if_impl(policy, first, last, first, result, select_negated<Pred>{pred}, std::false_type{});
+  return copy_if_body(policy, first, last, first, result, select_negated<Pred>{pred}, std::false_type{});
 }
 
 //! The stencil form of remove_copy_if: copies first[i] where pred(stencil[i]) is false.
@@ -160,7 +160,7 @@ __host__ OutputIt remove_copy_if(
   execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<StencilIt>::value_type>(), "");
-  return copy_if_impl(policy, first, last, stencil, result, select_negated<Pred>{pred}, std::true_type{});
+  return copy_if_body(policy, first, last, stencil, result, select_negated<Pred>{pred}, std::true_type{});
 }
 
 } // namespace detail

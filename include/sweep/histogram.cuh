@@ -3,7 +3,7 @@
 #pragma once
 
 #include <thrust/detail/execution_policy.h>
-#include <thrust/detail/temporary_array.h>
+#include <thrust/distance.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/system/cuda/detail/execution_policy.h>
 #include <thrust/system/cuda/detail/util.h>
@@ -23,7 +23,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
 template <class It>
@@ -38,80 +38,12 @@ constexpr void check_types()
                 "the counts iterator must have an arithmetic value type (its counters' type)");
 }
 
-//! Temporary storage from a Thrust CUDA policy (its allocator if it has one), freed on every path.
-template <class Derived>
-class thrust_temp
-{
-public:
-  thrust_temp(Derived& policy, const temp_layout<8>& layout)
-      : storage_(0, policy, layout.total)
-      , layout_(layout)
-  {}
-  template <class T>
-  T* part(int index)
-  {
-    return layout_.total == 0
-           ? nullptr
-           : reinterpret_cast<T*>(thrust::raw_pointer_cast(storage_.data()) + layout_.offsets[index]);
-  }
-
-private:
-  thrust::detail::temporary_array<std::uint8_t, Derived> storage_;
-  temp_layout<8> layout_;
-};
-
-//! The runner of a device histogram under `policy`: runner(what, body) calls body(stream, make_temp)
-//! with the policy's stream and temporary storage, then synchronizes like the policy (not for
-//! nosync). This overload: sweep policies (temp through allocate_temporary). Called with the most
-//! derived policy type, sweep policies pick it over the next one (their base).
-template <class Derived>
-__host__ auto runner_for(execution_policy<Derived>& policy)
-{
-  return [&policy](const char* what, auto&& body) {
-    throw_on_pending_error(what);
-    body(stream_of(policy), [&policy](const temp_layout<8>& layout) {
-      return temp_storage<execution_policy<Derived>>(policy, layout);
-    });
-    synchronize_optional(policy, what);
-  };
-}
-
-//! The same for Thrust's CUDA policies (thrust::device, thrust::cuda::par(.on(s)), par_nosync).
-template <class Derived>
-__host__ auto runner_for(thrust::cuda_cub::execution_policy<Derived>& policy)
-{
-  return [&policy](const char* what, auto&& body) {
-    throw_on_pending_error(what);
-    Derived& derived = static_cast<Derived&>(policy);
-    body(thrust::cuda_cub::stream(policy), [&derived](const temp_layout<8>& layout) {
-      return thrust_temp<Derived>(derived, layout);
-    });
-    throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
-  };
-}
-
-} // namespace histo
+} // namespace histogram_impl
 
 // ---- histogram_even ------------------------------------------------------------------------------
 
-template <class Runner, class InputIt, class CountIt, class LevelT>
-__host__ CountIt histogram_even_device(
-  Runner&& runner, InputIt first, InputIt last, CountIt counts, int num_bins, LevelT lower, LevelT upper)
-{
-  histo::check_types<InputIt, CountIt>();
-  using sample_t  = histo::value_t<InputIt>;
-  using counter_t = histo::value_t<CountIt>;
-  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
-  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
-  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
-  runner("sweep::histogram_even", [&](cudaStream_t stream, auto&& make_temp) {
-    histo::even_on_device<sample_t, counter_t>(stream, make_temp, samples, n, out, num_bins, lower, upper);
-  });
-  return counts + num_bins;
-}
-
 //! sweep and Thrust CUDA policies (sweep's derive from Thrust's): sweep's kernel on the policy's
-//! stream, temp from the policy (histo::runner_for).
+//! stream, temporary storage from the policy (detail/util/policy.cuh).
 template <class Derived, class InputIt, class CountIt, class LevelT>
 __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& policy,
                                 InputIt first,
@@ -121,8 +53,14 @@ __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& pol
                                 LevelT lower,
                                 LevelT upper)
 {
-  return histogram_even_device(
-    histo::runner_for(static_cast<Derived&>(policy)), first, last, counts, num_bins, lower, upper);
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t  = histogram_impl::value_t<InputIt>;
+  using counter_t = histogram_impl::value_t<CountIt>;
+  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
+  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
+  histogram_impl::even_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins, lower, upper);
+  return counts + num_bins;
 }
 
 //! Host policies (thrust::host, thrust::seq, thrust::cpp::par): the same bins, counted on the host.
@@ -135,35 +73,17 @@ __host__ CountIt histogram_even(thrust::system::detail::sequential::execution_po
                                 LevelT lower,
                                 LevelT upper)
 {
-  histo::check_types<InputIt, CountIt>();
-  using op_t = histo::even_transform<histo::value_t<InputIt>, LevelT>;
-  if (const histo::arg_check c = op_t::check(num_bins, lower, upper); !c)
+  histogram_impl::check_types<InputIt, CountIt>();
+  using op_t = histogram_impl::even_transform<histogram_impl::value_t<InputIt>, LevelT>;
+  if (const histogram_impl::arg_check c = op_t::check(num_bins, lower, upper); !c)
   {
     throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
   }
-  histo::count_on_host<histo::value_t<CountIt>>(first, last, counts, num_bins, op_t::make(num_bins, lower, upper));
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(first, last, counts, num_bins, op_t::make(num_bins, lower, upper));
   return counts + num_bins;
 }
 
 // ---- histogram_range -----------------------------------------------------------------------------
-
-template <class Runner, class InputIt, class LevelIt, class CountIt>
-__host__ CountIt histogram_range_device(
-  Runner&& runner, InputIt first, InputIt last, LevelIt levels_first, LevelIt levels_last, CountIt counts)
-{
-  histo::check_types<InputIt, CountIt>();
-  using sample_t             = histo::value_t<InputIt>;
-  using counter_t            = histo::value_t<CountIt>;
-  const auto n               = static_cast<std::uint64_t>(thrust::distance(first, last));
-  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(thrust::distance(levels_first, levels_last));
-  auto samples               = thrust::try_unwrap_contiguous_iterator(first);
-  auto levels                = thrust::try_unwrap_contiguous_iterator(levels_first);
-  auto out                   = thrust::try_unwrap_contiguous_iterator(counts);
-  runner("sweep::histogram_range", [&](cudaStream_t stream, auto&& make_temp) {
-    histo::range_on_device<sample_t, counter_t>(stream, make_temp, samples, n, levels, count, out);
-  });
-  return counts + (count - 1);
-}
 
 //! sweep and Thrust CUDA policies (see histogram_even).
 template <class Derived, class InputIt, class LevelIt, class CountIt>
@@ -174,8 +94,16 @@ __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& po
                                  LevelIt levels_last,
                                  CountIt counts)
 {
-  return histogram_range_device(
-    histo::runner_for(static_cast<Derived&>(policy)), first, last, levels_first, levels_last, counts);
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t             = histogram_impl::value_t<InputIt>;
+  using counter_t            = histogram_impl::value_t<CountIt>;
+  const auto n               = static_cast<std::uint64_t>(thrust::distance(first, last));
+  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(thrust::distance(levels_first, levels_last));
+  auto samples               = thrust::try_unwrap_contiguous_iterator(first);
+  auto levels                = thrust::try_unwrap_contiguous_iterator(levels_first);
+  auto out                   = thrust::try_unwrap_contiguous_iterator(counts);
+  histogram_impl::range_on_device<sample_t, counter_t>(policy, samples, n, levels, count, out);
+  return counts + (count - 1);
 }
 
 template <class Derived, class InputIt, class LevelIt, class CountIt>
@@ -186,44 +114,36 @@ __host__ CountIt histogram_range(thrust::system::detail::sequential::execution_p
                                  LevelIt levels_last,
                                  CountIt counts)
 {
-  histo::check_types<InputIt, CountIt>();
-  using level_t = histo::value_t<LevelIt>;
+  histogram_impl::check_types<InputIt, CountIt>();
+  using level_t = histogram_impl::value_t<LevelIt>;
   const std::vector<level_t> levels(levels_first, levels_last);
-  if (const histo::arg_check c =
-        histo::check_levels(levels.data(), static_cast<std::ptrdiff_t>(levels.size()));
+  if (const histogram_impl::arg_check c =
+        histogram_impl::check_levels(levels.data(), static_cast<std::ptrdiff_t>(levels.size()));
       !c)
   {
     throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
   }
   const int num_bins = static_cast<int>(levels.size()) - 1;
-  histo::count_on_host<histo::value_t<CountIt>>(
-    first, last, counts, num_bins, histo::range_transform<histo::value_t<InputIt>, level_t>{levels.data(), num_bins + 1});
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(
+    first, last, counts, num_bins, histogram_impl::range_transform<histogram_impl::value_t<InputIt>, level_t>{levels.data(), num_bins + 1});
   return counts + num_bins;
 }
 
 // ---- histogram (bin indices) ---------------------------------------------------------------------
-
-template <class Runner, class InputIt, class CountIt>
-__host__ CountIt histogram_index_device(Runner&& runner, InputIt first, InputIt last, CountIt counts, int num_bins)
-{
-  histo::check_types<InputIt, CountIt>();
-  using sample_t  = histo::value_t<InputIt>;
-  using counter_t = histo::value_t<CountIt>;
-  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
-  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
-  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
-  runner("sweep::histogram", [&](cudaStream_t stream, auto&& make_temp) {
-    histo::index_on_device<sample_t, counter_t>(stream, make_temp, samples, n, out, num_bins);
-  });
-  return counts + num_bins;
-}
 
 //! sweep and Thrust CUDA policies (see histogram_even).
 template <class Derived, class InputIt, class CountIt>
 __host__ CountIt histogram(
   thrust::cuda_cub::execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)
 {
-  return histogram_index_device(histo::runner_for(static_cast<Derived&>(policy)), first, last, counts, num_bins);
+  histogram_impl::check_types<InputIt, CountIt>();
+  using sample_t  = histogram_impl::value_t<InputIt>;
+  using counter_t = histogram_impl::value_t<CountIt>;
+  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  auto samples    = thrust::try_unwrap_contiguous_iterator(first);
+  auto out        = thrust::try_unwrap_contiguous_iterator(counts);
+  histogram_impl::index_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins);
+  return counts + num_bins;
 }
 
 template <class Derived, class InputIt, class CountIt>
@@ -233,13 +153,13 @@ __host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<
                            CountIt counts,
                            int num_bins)
 {
-  histo::check_types<InputIt, CountIt>();
-  if (const histo::arg_check c = histo::check_num_bins(num_bins); !c)
+  histogram_impl::check_types<InputIt, CountIt>();
+  if (const histogram_impl::arg_check c = histogram_impl::check_num_bins(num_bins); !c)
   {
     throw_invalid_argument("sweep::histogram", c.argument, c.why);
   }
-  histo::count_on_host<histo::value_t<CountIt>>(
-    first, last, counts, num_bins, histo::index_transform<histo::value_t<InputIt>>{num_bins});
+  histogram_impl::count_on_host<histogram_impl::value_t<CountIt>>(
+    first, last, counts, num_bins, histogram_impl::index_transform<histogram_impl::value_t<InputIt>>{num_bins});
   return counts + num_bins;
 }
 

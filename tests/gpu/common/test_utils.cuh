@@ -23,17 +23,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "../../common/mix64.hpp" // sweep_test::mix64
+
 namespace sweep_test
 {
-
-//! splitmix64: a good 64-bit mix of (index, seed); the same on host and device.
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
-{
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 //! The seed for this process: $SWEEP_TEST_SEED if set, else fresh from std::random_device.
 //! Tests put it in an INFO() so a failure prints it.

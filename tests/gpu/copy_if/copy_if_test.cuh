@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace copy_if_test
+namespace sweep_test
 {
 
 struct s12
@@ -79,4 +79,4 @@ void check_against_thrust(Policy policy, InputIt first, std::size_t n, Pred pred
   sweep_test::require_poison_intact(actual, count, what);
 }
 
-} // namespace copy_if_test
+} // namespace sweep_test

@@ -1,8 +1,9 @@
 // copy_if / remove_copy_if on sweep policies against thrust::device: every overload, policy form
 // and iterator kind (pointers, device_vector, counting, transform, zip, permutation, discard).
 #include "copy_if_test.cuh"
+#include "common/counting_allocator.cuh"
 
-#include <sweep/detail/select/plan.hpp>
+#include <sweep/detail/copy_if/plan.hpp>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
@@ -14,12 +15,12 @@
 
 #include <cuda_runtime_api.h>
 
-using namespace copy_if_test;
+using namespace sweep_test;
 
 namespace
 {
 
-constexpr std::size_t float_tile = sweep::detail::select_shape<float>::tile_items;
+constexpr std::size_t float_tile = sweep::detail::copy_if_impl::tile_shape<float>::tile_items;
 const std::size_t iterator_sizes[] = {0, 1, 33, float_tile - 1, float_tile + 1, 37 * float_tile + 11, 1000003};
 
 struct positive
@@ -63,30 +64,6 @@ struct below
   }
 };
 
-//! par(alloc): records that sweep took its temporary storage from the allocator.
-struct counting_allocator
-{
-  using value_type = char;
-  int* allocations;
-  int* deallocations;
-
-  char* allocate(std::ptrdiff_t n)
-  {
-    void* p = nullptr;
-    if (cudaMalloc(&p, static_cast<std::size_t>(n)) != cudaSuccess)
-    {
-      throw std::bad_alloc();
-    }
-    ++*allocations;
-    return static_cast<char*>(p);
-  }
-  void deallocate(char* p, std::size_t)
-  {
-    ++*deallocations;
-    cudaFree(p);
-  }
-};
-
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
@@ -108,15 +85,16 @@ TEST_CASE("copy_if works with every sweep policy form", "[copy_if][policy]")
   check_policy(sweep::par.on(stream), "par.on(stream)");
   check_policy(sweep::par_nosync.on(stream), "par_nosync.on(stream)");
 
-  int allocations = 0, deallocations = 0;
-  counting_allocator alloc{&allocations, &deallocations};
+  // par(alloc): sweep takes its temporary storage from the allocator.
+  sweep_test::allocation_counts counts;
+  sweep_test::counting_allocator<char> alloc(&counts);
   check_policy(sweep::par(alloc), "par(alloc)");
-  CHECK(allocations > 0);
-  CHECK(allocations == deallocations);
-  const int before = allocations;
+  CHECK(counts.allocations.load() > 0);
+  CHECK(counts.allocations.load() == counts.deallocations.load());
+  const long before = counts.allocations.load();
   check_policy(sweep::par(alloc).on(stream), "par(alloc).on(stream)");
-  CHECK(allocations > before);
-  CHECK(allocations == deallocations);
+  CHECK(counts.allocations.load() > before);
+  CHECK(counts.allocations.load() == counts.deallocations.load());
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
 }
 

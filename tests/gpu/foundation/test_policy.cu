@@ -1,7 +1,6 @@
 // GPU tests of sweep's execution policies: Thrust fallbacks run on the policy's stream and allocator,
 // temporary storage, and errors.
 #include <sweep/sweep.cuh>
-#include <sweep/detail/scan/scan.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 #include <thrust/copy.h>
@@ -15,6 +14,7 @@
 
 #include "common/counting_allocator.cuh"
 #include "common/test_utils.cuh"
+#include "lookback_scan.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -93,7 +93,7 @@ TEST_CASE("sweep's temporary storage comes from the allocator or the stream", "[
   sweep_test::allocation_counts counts;
   sweep_test::counting_allocator<char> alloc(&counts);
   auto policy = sweep::par(alloc).on(s.stream);
-  sweep::detail::exclusive_sum(policy, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
+  sweep_test::exclusive_sum(policy, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
   CHECK(counts.allocations.load() == 1);
   CHECK(counts.deallocations.load() == 1);
   CHECK(out[99999] == 3ull * 99999);
@@ -102,7 +102,7 @@ TEST_CASE("sweep's temporary storage comes from the allocator or the stream", "[
   auto nosync = sweep::par_nosync.on(s.stream);
   cudaGraph_t graph{};
   REQUIRE(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  sweep::detail::exclusive_sum(nosync, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
+  sweep_test::exclusive_sum(nosync, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
   REQUIRE(cudaStreamEndCapture(s.stream, &graph) == cudaSuccess);
   std::size_t nodes = 0;
   REQUIRE(cudaGraphGetNodes(graph, nullptr, &nodes) == cudaSuccess);
@@ -135,7 +135,7 @@ TEST_CASE("CUDA errors surface as thrust::system_error", "[errors]")
   bool threw  = false;
   try
   {
-    sweep::detail::exclusive_sum(policy, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
+    sweep_test::exclusive_sum(policy, in.begin(), in.size(), thrust::raw_pointer_cast(out.data()));
   }
   catch (const thrust::system_error& e)
   {

@@ -1,6 +1,5 @@
 // The single-pass exclusive sum on the look-back core, against thrust::exclusive_scan.
 #include <sweep/sweep.cuh>
-#include <sweep/detail/scan/scan.cuh>
 
 #include <thrust/device_vector.h>
 #include <thrust/equal.h>
@@ -9,6 +8,7 @@
 #include <thrust/scan.h>
 
 #include "common/test_utils.cuh"
+#include "lookback_scan.cuh"
 
 #include <cstdint>
 
@@ -34,7 +34,7 @@ void check_scan(std::size_t n, std::uint64_t seed)
                          thrust::make_transform_iterator(input.end(), to_u64{}),
                          expected.begin());
   sweep_test::poison(actual);
-  sweep::detail::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(actual.data()));
+  sweep_test::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(actual.data()));
   REQUIRE(thrust::equal(thrust::device, expected.begin(), expected.end(), actual.begin()));
 }
 } // namespace
@@ -42,7 +42,7 @@ void check_scan(std::size_t n, std::uint64_t seed)
 TEST_CASE("exclusive_sum matches thrust::exclusive_scan at the edge sizes", "[scan]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  for (std::size_t n : sweep_test::edge_sizes(sweep::detail::scan_tuning::tile_items))
+  for (std::size_t n : sweep_test::edge_sizes(sweep_test::scan_tuning::tile_items))
   {
     check_scan<std::uint32_t>(n, seed + n);
   }
@@ -53,7 +53,7 @@ TEST_CASE("exclusive_sum over many tile counts and input types", "[scan]")
   const std::uint64_t seed = sweep_test::test_seed();
   for (std::size_t tiles : {2, 3, 31, 32, 33, 63, 64, 65, 1000, 4097})
   {
-    const std::size_t n = tiles * sweep::detail::scan_tuning::tile_items - tiles / 2;
+    const std::size_t n = tiles * sweep_test::scan_tuning::tile_items - tiles / 2;
     check_scan<std::uint8_t>(n, seed ^ tiles);
     check_scan<std::uint16_t>(n, seed + tiles);
   }
@@ -67,12 +67,12 @@ TEST_CASE("exclusive_sum is deterministic over 100 repeats", "[scan]")
   INFO("seed = " << seed);
   auto input = sweep_test::random_vector<std::uint32_t>(n, seed);
   thrust::device_vector<unsigned long long> first(n), again(n);
-  sweep::detail::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(first.data()));
+  sweep_test::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(first.data()));
   int mismatches = 0;
   for (int repeat = 0; repeat < 100; ++repeat)
   {
     sweep_test::poison(again);
-    sweep::detail::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(again.data()));
+    sweep_test::exclusive_sum(sweep::par, input.begin(), n, thrust::raw_pointer_cast(again.data()));
     if (!thrust::equal(thrust::device, first.begin(), first.end(), again.begin()))
     {
       ++mismatches;

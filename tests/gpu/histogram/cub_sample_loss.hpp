@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-namespace hist_test
+namespace sweep_test
 {
 
 //! CUB 3.0.1 counts in two stages, privatized bin then output bin, and loses samples between them:
@@ -47,4 +47,4 @@ constexpr bool cub_may_lose_samples_v = std::is_integral_v<T> && sizeof(T) < siz
 //! static_assert that.
 using cub_widened_t = int;
 
-} // namespace hist_test
+} // namespace sweep_test

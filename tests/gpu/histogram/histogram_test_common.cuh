@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace hist_test
+namespace sweep_test
 {
 
 //! Samples around [lower, upper): mostly inside, some below/above, and NaN for floating point.
@@ -149,4 +149,4 @@ inline int bins_above_shared_limit()
   return optin / 4 + 1;
 }
 
-} // namespace hist_test
+} // namespace sweep_test

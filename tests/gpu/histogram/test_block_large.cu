@@ -55,7 +55,7 @@ template <sweep::block_histogram_tail Tail, bool Mask>
 void check_block(int n)
 {
   INFO("n = " << n << ", mask = " << Mask << ", seed = " << sweep_test::test_seed());
-  const auto samples = hist_test::make_samples<int>(static_cast<std::size_t>(n), 0, bins, false, sweep_test::test_seed());
+  const auto samples = sweep_test::make_samples<int>(static_cast<std::size_t>(n), 0, bins, false, sweep_test::test_seed());
   thrust::host_vector<int> h = samples;
   for (int& v : h)
   {

@@ -29,13 +29,13 @@ void check_even(std::size_t n, int bins, bool skewed)
   using level_t        = typename even_case<T>::level;
   const level_t lower  = static_cast<level_t>(even_case<T>::lo);
   const level_t upper  = static_cast<level_t>(even_case<T>::hi);
-  const auto samples   = hist_test::make_samples<T>(n, even_case<T>::lo, even_case<T>::hi, skewed, sweep_test::test_seed() + n);
-  const auto expected  = hist_test::cub_even<Counter>(samples, bins, lower, upper);
+  const auto samples   = sweep_test::make_samples<T>(n, even_case<T>::lo, even_case<T>::hi, skewed, sweep_test::test_seed() + n);
+  const auto expected  = sweep_test::cub_even<Counter>(samples, bins, lower, upper);
   thrust::device_vector<Counter> actual(static_cast<std::size_t>(bins) + 8);
   sweep_test::poison(actual);
   auto end = sweep::histogram_even(sweep::par, samples.begin(), samples.end(), actual.begin(), bins, lower, upper);
   REQUIRE(end == actual.begin() + bins);
-  hist_test::require_counts(expected, actual, bins, "histogram_even n=" + std::to_string(n) + " bins=" + std::to_string(bins) + (skewed ? " skewed" : " uniform"));
+  sweep_test::require_counts(expected, actual, bins, "histogram_even n=" + std::to_string(n) + " bins=" + std::to_string(bins) + (skewed ? " skewed" : " uniform"));
 }
 
 } // namespace
@@ -56,7 +56,7 @@ TEMPLATE_TEST_CASE("histogram_even matches CUB",
   using T       = typename TestType::first_type;
   using Counter = typename TestType::second_type;
   const std::size_t tile = 256 * (sizeof(T) <= 2 ? 64 : 32) / sizeof(T);
-  const std::vector<int> bin_counts = {1, 2, 255, 256, 257, 1024, 4096, 65536, hist_test::bins_above_shared_limit()};
+  const std::vector<int> bin_counts = {1, 2, 255, 256, 257, 1024, 4096, 65536, sweep_test::bins_above_shared_limit()};
   for (int bins : bin_counts)
   {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(33), tile - 1, tile + 1, 7 * tile + 5, std::size_t(1) << 20})
@@ -82,24 +82,24 @@ struct identity_float
 TEST_CASE("histogram_even: unaligned pointers, non-pointer iterators, every policy", "[histogram][even]")
 {
   const std::size_t n  = 1000003;
-  const auto bytes     = hist_test::make_samples<std::uint8_t>(n, 0, 256, false, sweep_test::test_seed());
-  const auto floats    = hist_test::make_samples<float>(n, 0, 1, false, sweep_test::test_seed() + 1);
+  const auto bytes     = sweep_test::make_samples<std::uint8_t>(n, 0, 256, false, sweep_test::test_seed());
+  const auto floats    = sweep_test::make_samples<float>(n, 0, 1, false, sweep_test::test_seed() + 1);
   for (std::size_t shift : {1, 3, 15})
   {
     thrust::device_vector<std::uint8_t> tail(bytes.begin() + shift, bytes.end());
-    const auto expected = hist_test::cub_even<unsigned>(tail, 256, 0, 256);
+    const auto expected = sweep_test::cub_even<unsigned>(tail, 256, 0, 256);
     thrust::device_vector<unsigned> actual(264);
     sweep_test::poison(actual);
     sweep::histogram_even(sweep::par, bytes.begin() + shift, bytes.end(), actual.begin(), 256, 0, 256);
-    hist_test::require_counts(expected, actual, 256, "uint8 from an unaligned start");
+    sweep_test::require_counts(expected, actual, 256, "uint8 from an unaligned start");
   }
-  const auto expected = hist_test::cub_even<int>(floats, 1000, 0.0f, 1.0f);
+  const auto expected = sweep_test::cub_even<int>(floats, 1000, 0.0f, 1.0f);
   auto check = [&](auto&& policy, const char* what) {
     thrust::device_vector<int> actual(1008);
     sweep_test::poison(actual);
     sweep::histogram_even(policy, floats.begin(), floats.end(), actual.begin(), 1000, 0.0f, 1.0f);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    hist_test::require_counts(expected, actual, 1000, what);
+    sweep_test::require_counts(expected, actual, 1000, what);
   };
   cudaStream_t stream;
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
@@ -116,7 +116,7 @@ TEST_CASE("histogram_even: unaligned pointers, non-pointer iterators, every poli
   sweep_test::poison(actual);
   auto it = thrust::make_transform_iterator(floats.begin(), identity_float{});
   sweep::histogram_even(sweep::par, it, it + n, actual.begin(), 1000, 0.0f, 1.0f);
-  hist_test::require_counts(expected, actual, 1000, "transform_iterator samples");
+  sweep_test::require_counts(expected, actual, 1000, "transform_iterator samples");
 
   // Host policy: the same counts from host data.
   thrust::host_vector<float> host_samples = floats;
@@ -148,11 +148,11 @@ TEST_CASE("histogram_even: boundary samples land in CUB's bins", "[histogram][ev
   thrust::device_vector<float> samples(values.begin(), values.end());
   for (int bins : {3, 7, 10, 256, 1000, 1024})
   {
-    const auto expected = hist_test::cub_even<int>(samples, bins, 0.0f, 1.0f);
+    const auto expected = sweep_test::cub_even<int>(samples, bins, 0.0f, 1.0f);
     thrust::device_vector<int> actual(bins + 8);
     sweep_test::poison(actual);
     sweep::histogram_even(sweep::par, samples.begin(), samples.end(), actual.begin(), bins, 0.0f, 1.0f);
-    hist_test::require_counts(expected, actual, bins, "float boundaries, bins=" + std::to_string(bins));
+    sweep_test::require_counts(expected, actual, bins, "float boundaries, bins=" + std::to_string(bins));
   }
   // Integer samples at the edges of a range that does not divide evenly.
   std::vector<int> ints;
@@ -163,11 +163,11 @@ TEST_CASE("histogram_even: boundary samples land in CUB's bins", "[histogram][ev
   thrust::device_vector<int> int_samples(ints.begin(), ints.end());
   for (int bins : {1, 3, 7, 33, 100})
   {
-    const auto expected = hist_test::cub_even<unsigned>(int_samples, bins, -7, 101);
+    const auto expected = sweep_test::cub_even<unsigned>(int_samples, bins, -7, 101);
     thrust::device_vector<unsigned> actual(bins + 8);
     sweep_test::poison(actual);
     sweep::histogram_even(sweep::par, int_samples.begin(), int_samples.end(), actual.begin(), bins, -7, 101);
-    hist_test::require_counts(expected, actual, bins, "int boundaries, bins=" + std::to_string(bins));
+    sweep_test::require_counts(expected, actual, bins, "int boundaries, bins=" + std::to_string(bins));
   }
 }
 

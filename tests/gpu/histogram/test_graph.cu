@@ -38,10 +38,10 @@ TEST_CASE("histograms are captured into CUDA graphs and give the uncaptured coun
   const std::uint64_t seed = sweep_test::test_seed();
   for (std::size_t n : {std::size_t(1000), (std::size_t(1) << 20) + 7})
   {
-    const thrust::device_vector<float> samples     = hist_test::make_samples<float>(n, 0.0, 1.0, false, seed + n);
+    const thrust::device_vector<float> samples     = sweep_test::make_samples<float>(n, 0.0, 1.0, false, seed + n);
     const thrust::device_vector<std::uint8_t> bytes = sweep_test::random_vector<std::uint8_t>(n, seed ^ n);
     const thrust::device_vector<std::uint32_t> indices = sweep_test::random_vector<std::uint16_t>(n, seed + 3 * n);
-    for (int bins : {1, 256, 20000, hist_test::bins_above_shared_limit()})
+    for (int bins : {1, 256, 20000, sweep_test::bins_above_shared_limit()})
     {
       INFO("n = " << n << ", bins = " << bins);
       thrust::device_vector<unsigned> expected(bins), actual(bins);

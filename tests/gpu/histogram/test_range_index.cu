@@ -25,15 +25,15 @@ thrust::device_vector<LevelT> ascending_levels(int count, double lo, double hi, 
 template <class T, class LevelT, class Counter>
 void check_range(std::size_t n, int num_levels, double lo, double hi, bool skewed)
 {
-  const auto samples = hist_test::make_samples<T>(n, lo, hi, skewed, sweep_test::test_seed() + n);
+  const auto samples = sweep_test::make_samples<T>(n, lo, hi, skewed, sweep_test::test_seed() + n);
   const auto levels  = ascending_levels<LevelT>(num_levels, lo, hi, sweep_test::test_seed() + num_levels);
-  const auto expected = hist_test::cub_range<Counter>(samples, levels);
+  const auto expected = sweep_test::cub_range<Counter>(samples, levels);
   const int bins      = num_levels - 1;
   thrust::device_vector<Counter> actual(static_cast<std::size_t>(bins) + 8);
   sweep_test::poison(actual);
   auto end = sweep::histogram_range(sweep::par, samples.begin(), samples.end(), levels.begin(), levels.end(), actual.begin());
   REQUIRE(end == actual.begin() + bins);
-  hist_test::require_counts(expected, actual, bins, "histogram_range n=" + std::to_string(n) + " levels=" + std::to_string(num_levels));
+  sweep_test::require_counts(expected, actual, bins, "histogram_range n=" + std::to_string(n) + " levels=" + std::to_string(num_levels));
 }
 
 } // namespace
@@ -52,14 +52,14 @@ TEST_CASE("histogram_range matches CUB", "[histogram][range]")
     check_range<float, float, int>(1 << 20, levels, -1, 3, true);
     check_range<short, int, int>(1 << 20, levels, -3000, 3000, true);
   }
-  check_range<float, float, int>(1 << 16, hist_test::bins_above_shared_limit() + 1, -1, 3, false);
+  check_range<float, float, int>(1 << 16, sweep_test::bins_above_shared_limit() + 1, -1, 3, false);
 }
 
 TEST_CASE("histogram_range: host policy agrees; bad levels throw", "[histogram][range][errors]")
 {
-  const auto samples = hist_test::make_samples<float>(100000, -1, 3, false, sweep_test::test_seed());
+  const auto samples = sweep_test::make_samples<float>(100000, -1, 3, false, sweep_test::test_seed());
   const auto levels  = ascending_levels<float>(100, -1, 3, sweep_test::test_seed());
-  const auto expected = hist_test::cub_range<int>(samples, levels);
+  const auto expected = sweep_test::cub_range<int>(samples, levels);
   thrust::host_vector<float> hs = samples;
   thrust::host_vector<float> hl = levels;
   thrust::host_vector<int> hc(99);
@@ -90,7 +90,7 @@ void check_index(std::size_t n, int bins, bool skewed)
 {
   // Samples from -bins/8 to 9*bins/8: some negative (signed types), some >= bins.
   const double lo = std::is_signed<T>::value ? -bins / 8.0 - 1 : 0;
-  const auto samples = hist_test::make_samples<T>(n, lo, bins * 9.0 / 8.0 + 1, skewed, sweep_test::test_seed() + n);
+  const auto samples = sweep_test::make_samples<T>(n, lo, bins * 9.0 / 8.0 + 1, skewed, sweep_test::test_seed() + n);
   thrust::host_vector<T> h = samples;
   thrust::host_vector<Counter> expected(static_cast<std::size_t>(bins), 0);
   for (T v : h)
@@ -116,7 +116,7 @@ void check_index(std::size_t n, int bins, bool skewed)
 
 TEST_CASE("histogram (bin indices) matches a host count", "[histogram][index]")
 {
-  for (int bins : {1, 2, 255, 256, 257, 1024, 4096, 65536, hist_test::bins_above_shared_limit()})
+  for (int bins : {1, 2, 255, 256, 257, 1024, 4096, 65536, sweep_test::bins_above_shared_limit()})
   {
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2047), std::size_t(2049), std::size_t(1) << 20})
     {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace sweep_sort_test
+namespace sweep_test
 {
 
 //! One tile of the onesweep pass for 4-byte keys only (the shape inputs past
@@ -88,4 +88,4 @@ thrust::device_vector<Key> few_valued_vector(std::size_t n, int distinct, std::u
   return sweep_test::generated_vector<Key>(n, few_values<Key>{distinct, seed});
 }
 
-} // namespace sweep_sort_test
+} // namespace sweep_test

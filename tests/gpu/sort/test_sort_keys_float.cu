@@ -58,9 +58,9 @@ template <class Key, class Bits, class Compare>
 void check_all_sizes(Compare comp, const char* name)
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  for (std::size_t n : sweep_sort_test::sizes())
+  for (std::size_t n : sweep_test::sizes())
   {
-    sweep_sort_test::check_keys(special_vector<Key, Bits>(n, seed + n), comp, std::string(name) + " specials");
+    sweep_test::check_keys(special_vector<Key, Bits>(n, seed + n), comp, std::string(name) + " specials");
   }
 }
 
@@ -82,7 +82,7 @@ TEST_CASE("sort double keys with special values matches thrust", "[sort][keys][f
 TEST_CASE("sort __half and __nv_bfloat16 keys matches thrust", "[sort][keys][float]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  for (std::size_t n : sweep_sort_test::sizes())
+  for (std::size_t n : sweep_test::sizes())
   {
     // Random bit patterns cover every class of 16-bit value, including both zeros and NaNs.
     thrust::device_vector<std::uint16_t> bits = sweep_test::random_vector<std::uint16_t>(n, seed + n);
@@ -95,8 +95,8 @@ TEST_CASE("sort __half and __nv_bfloat16 keys matches thrust", "[sort][keys][flo
       REQUIRE(cudaMemcpy(thrust::raw_pointer_cast(b.data()), thrust::raw_pointer_cast(bits.data()), n * 2,
                          cudaMemcpyDeviceToDevice) == cudaSuccess);
     }
-    sweep_sort_test::check_keys(h, thrust::less<__half>(), "half less");
-    sweep_sort_test::check_keys(h, thrust::greater<__half>(), "half greater");
-    sweep_sort_test::check_keys(b, thrust::less<__nv_bfloat16>(), "bfloat16 less");
+    sweep_test::check_keys(h, thrust::less<__half>(), "half less");
+    sweep_test::check_keys(h, thrust::greater<__half>(), "half greater");
+    sweep_test::check_keys(b, thrust::less<__nv_bfloat16>(), "bfloat16 less");
   }
 }

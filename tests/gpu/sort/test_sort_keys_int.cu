@@ -10,10 +10,10 @@ template <class Key, class Compare>
 void check_all_sizes(Compare comp, const char* name)
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  for (std::size_t n : sweep_sort_test::sizes())
+  for (std::size_t n : sweep_test::sizes())
   {
-    sweep_sort_test::check_keys(sweep_test::random_vector<Key>(n, seed + n), comp, std::string(name) + " random");
-    sweep_sort_test::check_keys(sweep_sort_test::few_valued_vector<Key>(n, 3, seed ^ n), comp,
+    sweep_test::check_keys(sweep_test::random_vector<Key>(n, seed + n), comp, std::string(name) + " random");
+    sweep_test::check_keys(sweep_test::few_valued_vector<Key>(n, 3, seed ^ n), comp,
                                 std::string(name) + " three values");
   }
 }

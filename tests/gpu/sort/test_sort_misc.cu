@@ -65,18 +65,18 @@ TEST_CASE("sort patterns: sorted, reverse, all equal, skewed, small range", "[so
   {
     thrust::device_vector<std::uint32_t> v(n);
     thrust::sequence(thrust::device, v.begin(), v.end());
-    sweep_sort_test::check_keys(v, thrust::less<std::uint32_t>(), "sorted");
-    sweep_sort_test::check_keys(v, thrust::greater<std::uint32_t>(), "reverse sorted");
+    sweep_test::check_keys(v, thrust::less<std::uint32_t>(), "sorted");
+    sweep_test::check_keys(v, thrust::greater<std::uint32_t>(), "reverse sorted");
     thrust::fill(thrust::device, v.begin(), v.end(), 7u);
-    sweep_sort_test::check_keys(v, thrust::less<std::uint32_t>(), "all equal");
+    sweep_test::check_keys(v, thrust::less<std::uint32_t>(), "all equal");
     thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed);
-    sweep_sort_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "all equal pairs");
+    sweep_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "all equal pairs");
     v = sweep_test::generated_vector<std::uint32_t>(n, half_one_value{seed});
-    sweep_sort_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "half one value");
-    sweep_sort_test::check_keys(sweep_sort_test::few_valued_vector<std::uint32_t>(n, 4, seed), thrust::less<std::uint32_t>(),
+    sweep_test::check_pairs(v, values, thrust::less<std::uint32_t>(), "half one value");
+    sweep_test::check_keys(sweep_test::few_valued_vector<std::uint32_t>(n, 4, seed), thrust::less<std::uint32_t>(),
                                 "four values");
     thrust::device_vector<std::uint32_t> small = sweep_test::random_vector<std::uint16_t>(n, seed + 1);
-    sweep_sort_test::check_pairs(small, values, thrust::less<std::uint32_t>(), "keys below 2^16");
+    sweep_test::check_pairs(small, values, thrust::less<std::uint32_t>(), "keys below 2^16");
   }
 }
 
@@ -89,17 +89,17 @@ TEST_CASE("pass skipping on and off give the same result", "[sort][skip]")
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
   auto& flag = sweep::detail::radix::pass_skipping_enabled();
   flag       = false;
-  sweep_sort_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping off");
+  sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping off");
   flag = true;
-  sweep_sort_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping on");
-  sweep_sort_test::check_pairs(keys, values, thrust::greater<std::uint64_t>(), "skipping on, greater");
+  sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping on");
+  sweep_test::check_pairs(keys, values, thrust::greater<std::uint64_t>(), "skipping on, greater");
 }
 
 TEST_CASE("sort gives identical output 100 times", "[sort][repeat]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
   const std::size_t n      = (std::size_t(1) << 22) + 77;
-  const thrust::device_vector<std::uint32_t> keys = sweep_sort_test::few_valued_vector<std::uint32_t>(n, 1000, seed);
+  const thrust::device_vector<std::uint32_t> keys = sweep_test::few_valued_vector<std::uint32_t>(n, 1000, seed);
   thrust::device_vector<std::uint32_t> positions(n);
   thrust::sequence(thrust::device, positions.begin(), positions.end());
   thrust::device_vector<std::uint32_t> first_keys = keys, first_positions = positions;
@@ -158,7 +158,7 @@ TEST_CASE("stable_sort_by_key equals sort_by_key", "[sort][stable]")
 {
   const std::uint64_t seed = sweep_test::test_seed();
   const std::size_t n      = 500000;
-  thrust::device_vector<float> keys          = sweep_sort_test::few_valued_vector<float>(n, 9, seed);
+  thrust::device_vector<float> keys          = sweep_test::few_valued_vector<float>(n, 9, seed);
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
   thrust::device_vector<float> k1 = keys, k2 = keys;
   thrust::device_vector<std::uint32_t> v1 = values, v2 = values;

@@ -25,13 +25,13 @@ template <class Key, class Value, class Compare>
 void check_all_sizes(Compare comp, const char* name)
 {
   const std::uint64_t seed = sweep_test::test_seed();
-  for (std::size_t n : sweep_sort_test::sizes())
+  for (std::size_t n : sweep_test::sizes())
   {
     // Few distinct keys: equal keys must keep their values' input order.
-    sweep_sort_test::check_pairs(sweep_sort_test::few_valued_vector<Key>(n, 5, seed + n),
+    sweep_test::check_pairs(sweep_test::few_valued_vector<Key>(n, 5, seed + n),
                                  sweep_test::random_vector<Value>(n, seed ^ n), comp,
                                  std::string(name) + " five keys");
-    sweep_sort_test::check_pairs(sweep_test::random_vector<Key>(n, seed + 3 * n),
+    sweep_test::check_pairs(sweep_test::random_vector<Key>(n, seed + 3 * n),
                                  sweep_test::random_vector<Value>(n, seed ^ (5 * n)), comp,
                                  std::string(name) + " random");
   }
@@ -87,7 +87,7 @@ TEST_CASE("sort_by_key with zip_iterator values", "[sort][pairs][zip]")
   const std::uint64_t seed = sweep_test::test_seed();
   for (std::size_t n : {std::size_t(0), std::size_t(33), std::size_t(4097), std::size_t(100000), std::size_t(1) << 20})
   {
-    thrust::device_vector<std::uint32_t> keys = sweep_sort_test::few_valued_vector<std::uint32_t>(n, 7, seed + n);
+    thrust::device_vector<std::uint32_t> keys = sweep_test::few_valued_vector<std::uint32_t>(n, 7, seed + n);
     thrust::device_vector<std::uint16_t> a    = sweep_test::random_vector<std::uint16_t>(n, seed + 1);
     thrust::device_vector<double> b           = sweep_test::random_vector<double>(n, seed + 2);
     thrust::device_vector<std::uint32_t> ek = keys, ak = keys;

@@ -37,12 +37,12 @@ void check_tiles(std::size_t tile, Compare comp, const char* name)
       auto keys = sweep_test::generated_vector<Key>(n, runs<Key>{tile, shift, seed + n});
       if constexpr (std::is_same<Value, void>::value)
       {
-        sweep_sort_test::check_keys(keys, comp, std::string(name) + " runs of one tile");
+        sweep_test::check_keys(keys, comp, std::string(name) + " runs of one tile");
       }
       else
       {
         // Random values: the short path must carry each value with its key, in input order.
-        sweep_sort_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ n), comp,
+        sweep_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ n), comp,
                                      std::string(name) + " runs of one tile");
       }
     }
@@ -50,11 +50,11 @@ void check_tiles(std::size_t tile, Compare comp, const char* name)
     auto keys = sweep_test::generated_vector<Key>(n, runs<Key>{3 * tile, 0, seed + 7 * n});
     if constexpr (std::is_same<Value, void>::value)
     {
-      sweep_sort_test::check_keys(keys, comp, std::string(name) + " runs of three tiles");
+      sweep_test::check_keys(keys, comp, std::string(name) + " runs of three tiles");
     }
     else
     {
-      sweep_sort_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ (3 * n)), comp,
+      sweep_test::check_pairs(keys, sweep_test::random_vector<Value>(n, seed ^ (3 * n)), comp,
                                    std::string(name) + " runs of three tiles");
     }
   }

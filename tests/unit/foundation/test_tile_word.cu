@@ -1,6 +1,6 @@
 // Host-only checks of the tile-state word packing and of temporary-storage layout arithmetic.
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
 #include <catch2/catch.hpp>

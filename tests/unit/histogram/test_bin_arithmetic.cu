@@ -1,7 +1,7 @@
 // Host-only checks of sweep's histogram bin arithmetic: even bins identical to CUB's own
 // ScaleTransform (called on the host) at the edges, range bins identical to an upper-bound search,
 // the device's division shortcut exact, and argument validation. No GPU is touched.
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>
 
@@ -17,7 +17,7 @@
 namespace
 {
 
-using sweep::detail::histo::even_transform;
+using sweep::detail::histogram_impl::even_transform;
 
 //! CUB's bin for `sample` (-1: not counted), from the ScaleTransform CUB's HistogramEven uses.
 //! Returns false when CUB refuses the arguments (its integer overflow guard).
@@ -179,7 +179,7 @@ TEST_CASE("the device's estimated division equals integer division", "[histogram
       auto check = [&](std::uint64_t d) {
         const std::uint64_t p = d * bins;
         INFO("range " << range << " bins " << bins << " d " << d);
-        CHECK(sweep::detail::histo::floor_div_estimated(p, range, inv) == p / range);
+        CHECK(sweep::detail::histogram_impl::floor_div_estimated(p, range, inv) == p / range);
       };
       for (std::uint64_t k = 0; k < std::min<std::uint64_t>(bins, 300); ++k)
       {
@@ -204,8 +204,8 @@ TEST_CASE("the device's estimated division equals integer division", "[histogram
 
 TEST_CASE("range bins are an upper-bound search; levels are validated", "[histogram][range]")
 {
-  using sweep::detail::histo::check_levels;
-  using sweep::detail::histo::range_transform;
+  using sweep::detail::histogram_impl::check_levels;
+  using sweep::detail::histogram_impl::range_transform;
   const std::vector<float> levels = {-1.0f, 0.0f, 0.0f, 0.5f, 2.0f, 10.0f};
   const range_transform<float, float> op{levels.data(), static_cast<int>(levels.size())};
   for (float s : {-2.0f, -1.0f, -0.5f, 0.0f, 0.25f, 0.5f, 1.0f, 2.0f, 9.99f, 10.0f, 11.0f, std::nanf("")})
@@ -236,8 +236,8 @@ TEST_CASE("range bins are an upper-bound search; levels are validated", "[histog
 
 TEST_CASE("even and index arguments are validated", "[histogram][errors]")
 {
-  using sweep::detail::histo::check_num_bins;
-  using sweep::detail::histo::index_transform;
+  using sweep::detail::histogram_impl::check_num_bins;
+  using sweep::detail::histogram_impl::index_transform;
   using ef = even_transform<float, float>;
   CHECK_FALSE(static_cast<bool>(ef::check(0, 0.0f, 1.0f)));
   CHECK_FALSE(static_cast<bool>(ef::check(-1, 0.0f, 1.0f)));

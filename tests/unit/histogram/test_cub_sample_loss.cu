@@ -2,7 +2,7 @@
 // (tests/gpu/histogram/cub_sample_loss.hpp) checked against a model of CUB's two-stage counting
 // built from CUB's own bin functors, over every value of the 8- and 16-bit sample types; and the
 // widened samples the tests give CUB instead get sweep's bins. No GPU is touched.
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 
 #include <cub/device/dispatch/dispatch_histogram.cuh>
 
@@ -103,14 +103,14 @@ void check_even_every_value(int bins)
 {
   const int lower = std::numeric_limits<T>::lowest();
   const int upper = std::numeric_limits<T>::max() + 1;
-  const auto op   = sweep::detail::histo::even_transform<T, int>::make(bins, lower, upper);
+  const auto op   = sweep::detail::histogram_impl::even_transform<T, int>::make(bins, lower, upper);
   int lost        = 0;
   for (int v = lower; v < upper; ++v)
   {
     const T s       = static_cast<T>(v);
     const int exact = op(s);
     const int native  = cub_even_two_stage<T, int>(bins, lower, upper, s);
-    const int widened = cub_even_two_stage<hist_test::cub_widened_t, int>(bins, lower, upper, v);
+    const int widened = cub_even_two_stage<sweep_test::cub_widened_t, int>(bins, lower, upper, v);
     // Every value is inside [lower, upper); CUB drops a sample, it never moves it to another bin.
     if (exact < 0 || widened != exact || (native != exact && native != -1))
     {
@@ -120,7 +120,7 @@ void check_even_every_value(int bins)
   }
   INFO("sample bytes " << sizeof(T) << (std::is_signed<T>::value ? " signed" : " unsigned") << ", bins " << bins
                        << ", samples CUB's two stages lose: " << lost);
-  CHECK((lost > 0) == hist_test::cub_loses_samples<T>(bins));
+  CHECK((lost > 0) == sweep_test::cub_loses_samples<T>(bins));
 }
 
 //! Range bins: levels lowest, lowest + step, ... (the last at max + 1), every value of T.
@@ -134,14 +134,14 @@ void check_range_every_value(int bins)
   {
     levels.push_back(static_cast<int>(lower + span * i / bins));
   }
-  const sweep::detail::histo::range_transform<T, int> op{levels.data(), static_cast<int>(levels.size())};
+  const sweep::detail::histogram_impl::range_transform<T, int> op{levels.data(), static_cast<int>(levels.size())};
   int lost = 0;
   for (long long v = lower; v < lower + span; ++v)
   {
     const T s         = static_cast<T>(v);
     const int exact   = op(s);
     const int native  = cub_range_two_stage<T, int>(levels, s);
-    const int widened = cub_range_two_stage<hist_test::cub_widened_t, int>(levels, static_cast<int>(v));
+    const int widened = cub_range_two_stage<sweep_test::cub_widened_t, int>(levels, static_cast<int>(v));
     if (widened != exact || (native != exact && native != -1))
     {
       FAIL("sample " << v << ", bins " << bins << ": sweep " << exact << ", CUB " << native << ", CUB widened " << widened);
@@ -150,7 +150,7 @@ void check_range_every_value(int bins)
   }
   INFO("sample bytes " << sizeof(T) << (std::is_signed<T>::value ? " signed" : " unsigned") << ", bins " << bins
                        << ", samples CUB's two stages lose: " << lost);
-  CHECK((lost > 0) == hist_test::cub_loses_samples<T>(bins));
+  CHECK((lost > 0) == sweep_test::cub_loses_samples<T>(bins));
 }
 
 } // namespace
@@ -187,7 +187,7 @@ TEST_CASE("CUB 3.0.1 loses int16 bins past 32767; widened to int it does not", "
   }
   // The H200 failure of commit 51c68cc: int16 sample 4758, [-30000, 30000), 65536 bins (levels
   // int) is bin 37965, which CUB casts to int16 (-27571) and drops.
-  const auto op = sweep::detail::histo::even_transform<std::int16_t, int>::make(65536, -30000, 30000);
+  const auto op = sweep::detail::histogram_impl::even_transform<std::int16_t, int>::make(65536, -30000, 30000);
   CHECK(op(std::int16_t(4758)) == 37965);
   CHECK(cub_even_two_stage<std::int16_t, int>(65536, -30000, 30000, std::int16_t(4758)) == -1);
   CHECK(cub_even_two_stage<int, int>(65536, -30000, 30000, 4758) == 37965);
@@ -195,17 +195,17 @@ TEST_CASE("CUB 3.0.1 loses int16 bins past 32767; widened to int it does not", "
 
 TEST_CASE("the tests' CUB widening rule", "[histogram][cub_reference]")
 {
-  CHECK(hist_test::cub_loses_samples<std::int8_t>(1));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::uint8_t>(65536));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::int16_t>(32768));
-  CHECK(hist_test::cub_loses_samples<std::int16_t>(32769));
-  CHECK_FALSE(hist_test::cub_loses_samples<std::uint16_t>(65536));
-  CHECK(hist_test::cub_loses_samples<std::uint16_t>(65537));
-  CHECK_FALSE(hist_test::cub_loses_samples<int>(std::numeric_limits<int>::max()));
-  CHECK_FALSE(hist_test::cub_loses_samples<float>(65536));
-  CHECK(hist_test::cub_may_lose_samples_v<std::int8_t>);
-  CHECK(hist_test::cub_may_lose_samples_v<std::int16_t>);
-  CHECK(hist_test::cub_may_lose_samples_v<std::uint16_t>);
-  CHECK_FALSE(hist_test::cub_may_lose_samples_v<std::uint8_t>);
-  CHECK_FALSE(hist_test::cub_may_lose_samples_v<int>);
+  CHECK(sweep_test::cub_loses_samples<std::int8_t>(1));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::uint8_t>(65536));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::int16_t>(32768));
+  CHECK(sweep_test::cub_loses_samples<std::int16_t>(32769));
+  CHECK_FALSE(sweep_test::cub_loses_samples<std::uint16_t>(65536));
+  CHECK(sweep_test::cub_loses_samples<std::uint16_t>(65537));
+  CHECK_FALSE(sweep_test::cub_loses_samples<int>(std::numeric_limits<int>::max()));
+  CHECK_FALSE(sweep_test::cub_loses_samples<float>(65536));
+  CHECK(sweep_test::cub_may_lose_samples_v<std::int8_t>);
+  CHECK(sweep_test::cub_may_lose_samples_v<std::int16_t>);
+  CHECK(sweep_test::cub_may_lose_samples_v<std::uint16_t>);
+  CHECK_FALSE(sweep_test::cub_may_lose_samples_v<std::uint8_t>);
+  CHECK_FALSE(sweep_test::cub_may_lose_samples_v<int>);
 }

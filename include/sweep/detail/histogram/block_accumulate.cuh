@@ -1,5 +1,6 @@
-// The block-level counting step shared by sweep::block_histogram and the device histogram kernel:
-// each thread adds its items' bins into a shared-memory histogram with shared atomics.
+// The block-level counting step of the device histogram kernel, which sweep::block_histogram's
+// full-tile composite calls too: each thread adds its items' bins into a shared-memory histogram
+// with shared atomics.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,7 +9,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
 //! Adds one to hist[bin * stride + copy] for every item with bin >= 0 (bin < 0: not counted).
@@ -58,6 +59,6 @@ __device__ __forceinline__ void count_bin_runs(const int (&bins)[Items], Counter
   }
 }
 
-} // namespace histo
+} // namespace histogram_impl
 } // namespace detail
 } // namespace sweep

@@ -1,5 +1,6 @@
-// Host-side dispatch of sweep's histograms: argument checks, temporary storage layout, the choice
-// between the shared-memory and global-memory kernels, grid sizing, and the host-policy loop.
+// Host-side dispatch of sweep's histograms: argument checks, temporary storage, the plan (plan.hpp)
+// completed from the device's properties, launches, synchronization like the policy; and the
+// host-policy loop.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -12,88 +13,43 @@
 #include <type_traits>
 #include <vector>
 
-#include <sweep/detail/histogram/bin_transforms.cuh>
+#include <sweep/detail/histogram/bin_transforms.hpp>
 #include <sweep/detail/histogram/kernels.cuh>
-#include <sweep/detail/histogram/tuning.cuh>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/math.cuh>
-#include <sweep/detail/util/stream.cuh>
+#include <sweep/detail/histogram/plan.hpp>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/math.hpp>
+#include <sweep/detail/util/policy.cuh>
+#include <sweep/detail/util/stream.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
-constexpr int block_threads = default_tuning.block_threads;
-
-template <class SampleT>
-constexpr int items_per_thread =
-  (sizeof(SampleT) <= 2 ? default_tuning.bytes_per_thread_narrow : default_tuning.bytes_per_thread_wide)
-  / static_cast<int>(sizeof(SampleT));
-
-//! Counters the kernels can add to in place: a raw pointer to 32- or 64-bit integers.
-template <class Counter, class CountOut>
-constexpr bool direct_output_v = std::is_pointer_v<CountOut> && std::is_integral_v<Counter>
-                              && !std::is_same_v<Counter, bool> && (sizeof(Counter) == 4 || sizeof(Counter) == 8);
-
-template <class Counter>
-using direct_accum_t = std::conditional_t<sizeof(Counter) == 4, unsigned int, unsigned long long>;
-
-//! Bytes of the 64-bit accumulation buffer (none when the counters are updated in place).
-template <class Counter, class CountOut>
-constexpr std::size_t accum_bytes(int num_bins)
-{
-  return direct_output_v<Counter, CountOut> ? 0 : static_cast<std::size_t>(num_bins) * sizeof(unsigned long long);
-}
-
-struct launch_plan
-{
-  bool use_shared   = true;
-  int priv_bins     = 0;
-  int copies        = 1;
-  std::size_t smem  = 0;
-  bool stage_levels = false;
-  int grid          = 1;
-};
-
-//! Chooses the kernel, the number of privatized copies (the most, up to 32, within the tuning's
-//! shared budget; 32 makes every warp's atomics conflict-free) and a persistent grid of
-//! sm_count x resident blocks per SM.
+//! The plan (plan.hpp) completed with what only the device can tell: the opt-in shared memory per
+//! block, and the blocks of the chosen kernel an SM holds (occupancy), which size the persistent
+//! grid (sm_count x resident blocks per SM, at most tuning::max_blocks_per_sm).
 template <class Mapping, class SampleIt, class Accum>
 __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 {
-  constexpr tuning tn     = default_tuning;
   constexpr int items     = items_per_thread<typename Mapping::sample_type>;
   const device_info& info = current_device_info();
   const std::size_t limit = static_cast<std::size_t>(info.max_shared_per_block_optin);
-  const std::size_t one   = static_cast<std::size_t>(priv_bins) * 4;
 
-  launch_plan plan;
-  plan.priv_bins = priv_bins;
-  int per_sm     = 0;
-  if (one > limit)
+  launch_plan plan = plan_shared_memory(priv_bins, level_bytes, limit);
+  int per_sm       = 0;
+  if (!plan.use_shared)
   {
-    plan.use_shared = false;
     throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                      &per_sm, global_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>, block_threads, 0),
                    "sweep::histogram: occupancy");
   }
   else
   {
-    while (plan.copies * 2 <= tn.max_copies && one * plan.copies * 2 <= tn.copies_budget_bytes)
-    {
-      plan.copies *= 2;
-    }
-    plan.smem = one * plan.copies;
-    if (level_bytes > 0 && staged_levels_offset(priv_bins, plan.copies) + level_bytes <= limit)
-    {
-      plan.stage_levels = true;
-      plan.smem         = staged_levels_offset(priv_bins, plan.copies) + level_bytes;
-    }
     auto kernel = shared_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>;
     if (plan.smem > 48 * 1024)
     {
@@ -113,7 +69,7 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
   {
     throw_on_error(cudaErrorInvalidConfiguration, "sweep::histogram: kernel cannot be resident");
   }
-  plan.grid = info.sm_count * std::min(per_sm, tn.max_blocks_per_sm);
+  plan.grid = persistent_grid(info.sm_count, per_sm);
   return plan;
 }
 
@@ -121,8 +77,8 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 template <class Mapping, class SampleIt, class Accum>
 __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, Mapping map, Accum* out, cudaStream_t stream)
 {
-  using sample_t      = typename Mapping::sample_type;
-  constexpr int items = items_per_thread<sample_t>;
+  using sample_t               = typename Mapping::sample_type;
+  constexpr int items          = items_per_thread<sample_t>;
   constexpr std::uint64_t tile = static_cast<std::uint64_t>(block_threads) * items;
   if (n == 0)
   {
@@ -130,7 +86,7 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   }
   if (!plan.use_shared)
   {
-    const std::uint64_t grid = std::min<std::uint64_t>(plan.grid, ceil_div<std::uint64_t>(n, tile));
+    const std::uint64_t grid = global_launch_grid(plan, n, tile);
     global_histogram_kernel<block_threads, items><<<static_cast<unsigned>(grid), block_threads, 0, stream>>>(
       first, n, map, out);
     check_launch("sweep::histogram: global_histogram_kernel");
@@ -141,31 +97,12 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   std::uint64_t head = 0;
   if constexpr (std::is_pointer_v<SampleIt>)
   {
-    const auto address = reinterpret_cast<std::uintptr_t>(first);
-    if (address % sizeof(sample_t) == 0 && address % 16 != 0)
-    {
-      head = (16 - address % 16) / sizeof(sample_t);
-    }
-    else if (address % sizeof(sample_t) != 0)
-    {
-      head = n; // misaligned for its own type: everything guarded (scalar loads)
-    }
-    head = std::min(head, n);
+    head = aligned_head(reinterpret_cast<std::uintptr_t>(first), sizeof(sample_t), n);
   }
-  // 32-bit shared counters: a block may count at most 2^31 samples of full tiles per launch.
-  const std::uint64_t chunk_tiles = static_cast<std::uint64_t>(plan.grid) * ((std::uint64_t(1) << 31) / tile);
-  std::uint64_t offset            = 0;
-  while (offset < n)
+  for (std::uint64_t offset = 0; offset < n;)
   {
-    const std::uint64_t remaining = n - offset;
-    shared_launch work{};
-    work.head         = offset == 0 ? head : 0;
-    work.full_tiles   = std::min((remaining - work.head) / tile, chunk_tiles);
-    work.n            = work.full_tiles == chunk_tiles ? work.head + work.full_tiles * tile : remaining;
-    work.priv_bins    = plan.priv_bins;
-    work.copies       = plan.copies;
-    work.stage_levels = plan.stage_levels;
-    const std::uint64_t grid = std::clamp<std::uint64_t>(work.full_tiles, 1, static_cast<std::uint64_t>(plan.grid));
+    const shared_launch work = shared_launch_at(plan, n, offset, head, tile);
+    const std::uint64_t grid = shared_launch_grid(plan, work);
     shared_histogram_kernel<block_threads, items>
       <<<static_cast<unsigned>(grid), block_threads, plan.smem, stream>>>(first + offset, work, map, out);
     check_launch("sweep::histogram: shared_histogram_kernel");
@@ -220,10 +157,20 @@ __host__ void count_on_device(cudaStream_t stream,
   }
 }
 
-//! Device histogram_even. MakeTemp(layout) returns RAII temporary storage with part<T>(i).
-template <class SampleT, class Counter, class SampleIt, class CountOut, class LevelT, class MakeTemp>
-__host__ void even_on_device(cudaStream_t stream,
-                             MakeTemp&& make_temp,
+//! Runs `body(stream)` for a device histogram under `policy` (sweep's or Thrust's CUDA policies):
+//! an earlier CUDA error is reported first; the body's temporary storage goes back when it returns;
+//! then the stream is synchronized as the policy asks (not for nosync).
+template <class Derived, class Body>
+__host__ void on_device(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what, Body&& body)
+{
+  throw_on_pending_error(what);
+  body(stream_of(policy));
+  synchronize_optional(policy, what);
+}
+
+//! Device histogram_even.
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut, class LevelT>
+__host__ void even_on_device(thrust::cuda_cub::execution_policy<Derived>& policy,
                              SampleIt first,
                              std::uint64_t n,
                              CountOut counts,
@@ -231,80 +178,85 @@ __host__ void even_on_device(cudaStream_t stream,
                              LevelT lower,
                              LevelT upper)
 {
-  using op_t = even_transform<SampleT, LevelT>;
-  if (const arg_check c = op_t::check(num_bins, lower, upper); !c)
-  {
-    throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
-  }
-  auto temp = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
-  count_on_device<SampleT, Counter>(
-    stream, first, n, counts, num_bins, op_t::make(num_bins, lower, upper), 0, temp.template part<unsigned long long>(0));
+  on_device(policy, "sweep::histogram_even", [&](cudaStream_t stream) {
+    using op_t = even_transform<SampleT, LevelT>;
+    if (const arg_check c = op_t::check(num_bins, lower, upper); !c)
+    {
+      throw_invalid_argument("sweep::histogram_even", c.argument, c.why);
+    }
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
+    count_on_device<SampleT, Counter>(
+      stream, first, n, counts, num_bins, op_t::make(num_bins, lower, upper), 0, temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Device histogram (integer samples are bin indices).
-template <class SampleT, class Counter, class SampleIt, class CountOut, class MakeTemp>
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut>
 __host__ void index_on_device(
-  cudaStream_t stream, MakeTemp&& make_temp, SampleIt first, std::uint64_t n, CountOut counts, int num_bins)
+  thrust::cuda_cub::execution_policy<Derived>& policy, SampleIt first, std::uint64_t n, CountOut counts, int num_bins)
 {
-  if (const arg_check c = check_num_bins(num_bins); !c)
-  {
-    throw_invalid_argument("sweep::histogram", c.argument, c.why);
-  }
-  auto temp = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
-  count_on_device<SampleT, Counter>(
-    stream, first, n, counts, num_bins, index_transform<SampleT>{num_bins}, 0, temp.template part<unsigned long long>(0));
+  on_device(policy, "sweep::histogram", [&](cudaStream_t stream) {
+    if (const arg_check c = check_num_bins(num_bins); !c)
+    {
+      throw_invalid_argument("sweep::histogram", c.argument, c.why);
+    }
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins)});
+    count_on_device<SampleT, Counter>(
+      stream, first, n, counts, num_bins, index_transform<SampleT>{num_bins}, 0, temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Device histogram_range: the levels are gathered into temporary storage, copied to the host and
 //! checked there (one stream synchronization; the check is what lets bad levels throw; not during a
 //! graph capture), then read by the kernel from shared memory when they fit beside the histogram.
-template <class SampleT, class Counter, class SampleIt, class CountOut, class LevelIt, class MakeTemp>
-__host__ void range_on_device(cudaStream_t stream,
-                                  MakeTemp&& make_temp,
-                                  SampleIt first,
-                                  std::uint64_t n,
-                                  LevelIt levels_first,
-                                  std::ptrdiff_t num_levels,
-                                  CountOut counts)
+template <class SampleT, class Counter, class Derived, class SampleIt, class CountOut, class LevelIt>
+__host__ void range_on_device(thrust::cuda_cub::execution_policy<Derived>& policy,
+                              SampleIt first,
+                              std::uint64_t n,
+                              LevelIt levels_first,
+                              std::ptrdiff_t num_levels,
+                              CountOut counts)
 {
-  using level_t = std::remove_cv_t<typename std::iterator_traits<LevelIt>::value_type>;
-  if (num_levels < 2)
-  {
-    throw_invalid_argument("sweep::histogram_range", "levels", "must hold at least 2 levels (one bin)");
-  }
-  if (num_levels - 1 > static_cast<std::ptrdiff_t>(std::numeric_limits<int>::max()))
-  {
-    throw_invalid_argument("sweep::histogram_range", "levels", "holds more levels than an int number of bins");
-  }
-  const int levels     = static_cast<int>(num_levels);
-  const int num_bins   = levels - 1;
-  const std::size_t lb = static_cast<std::size_t>(levels) * sizeof(level_t);
-  auto temp            = make_temp(temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins), lb});
-  level_t* d_levels    = temp.template part<level_t>(1);
-  gather_levels_kernel<<<ceil_div(levels, 256), 256, 0, stream>>>(levels_first, levels, d_levels);
-  check_launch("sweep::histogram_range: gather_levels_kernel");
-  // Inside a graph capture nothing may wait, and the levels the graph will read are those in memory
-  // when it runs: they are not checked there (levels out of order then give unspecified counts, as
-  // in CUB).
-  if (!stream_may_be_capturing(stream))
-  {
-    std::vector<level_t> host(static_cast<std::size_t>(levels));
-    throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
-                   "sweep::histogram_range: reading the levels");
-    throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
-    if (const arg_check c = check_levels(host.data(), num_levels); !c)
+  on_device(policy, "sweep::histogram_range", [&](cudaStream_t stream) {
+    using level_t = std::remove_cv_t<typename std::iterator_traits<LevelIt>::value_type>;
+    if (num_levels < 2)
     {
-      throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+      throw_invalid_argument("sweep::histogram_range", "levels", "must hold at least 2 levels (one bin)");
     }
-  }
-  count_on_device<SampleT, Counter>(stream,
-                                    first,
-                                    n,
-                                    counts,
-                                    num_bins,
-                                    range_transform<SampleT, level_t>{d_levels, levels},
-                                    lb,
-                                    temp.template part<unsigned long long>(0));
+    if (num_levels - 1 > static_cast<std::ptrdiff_t>(std::numeric_limits<int>::max()))
+    {
+      throw_invalid_argument("sweep::histogram_range", "levels", "holds more levels than an int number of bins");
+    }
+    const int levels     = static_cast<int>(num_levels);
+    const int num_bins   = levels - 1;
+    const std::size_t lb = static_cast<std::size_t>(levels) * sizeof(level_t);
+    temp_storage temp(policy, temp_layout<8>{accum_bytes<Counter, CountOut>(num_bins), lb});
+    level_t* d_levels    = temp.template part<level_t>(1);
+    gather_levels_kernel<<<ceil_div(levels, 256), 256, 0, stream>>>(levels_first, levels, d_levels);
+    check_launch("sweep::histogram_range: gather_levels_kernel");
+    // Inside a graph capture nothing may wait, and the levels the graph will read are those in memory
+    // when it runs: they are not checked there (levels out of order then give unspecified counts, as
+    // in CUB).
+    if (!stream_may_be_capturing(stream))
+    {
+      std::vector<level_t> host(static_cast<std::size_t>(levels));
+      throw_on_error(cudaMemcpyAsync(host.data(), d_levels, lb, cudaMemcpyDeviceToHost, stream),
+                     "sweep::histogram_range: reading the levels");
+      throw_on_error(cudaStreamSynchronize(stream), "sweep::histogram_range: reading the levels");
+      if (const arg_check c = check_levels(host.data(), num_levels); !c)
+      {
+        throw_invalid_argument("sweep::histogram_range", c.argument, c.why);
+      }
+    }
+    count_on_device<SampleT, Counter>(stream,
+                                      first,
+                                      n,
+                                      counts,
+                                      num_bins,
+                                      range_transform<SampleT, level_t>{d_levels, levels},
+                                      lb,
+                                      temp.template part<unsigned long long>(0));
+  });
 }
 
 //! Host policies: the same transforms, counted in 64 bits, written as Counter.
@@ -326,6 +278,6 @@ __host__ void count_on_host(InputIt first, InputIt last, CountIt counts, int num
   }
 }
 
-} // namespace histo
+} // namespace histogram_impl
 } // namespace detail
 } // namespace sweep

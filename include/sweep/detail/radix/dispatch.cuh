@@ -11,7 +11,6 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/radix/histogram.cuh>
 #include <sweep/detail/radix/key_traits.cuh>
@@ -19,10 +18,11 @@
 #include <sweep/detail/radix/plan.hpp>
 #include <sweep/detail/radix/single_block.cuh>
 #include <sweep/detail/radix/tuning.cuh>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/occupancy.cuh>
+#include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep

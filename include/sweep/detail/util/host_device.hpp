@@ -1,6 +1,6 @@
 // SWEEP_HOST_DEVICE: marks a function that host and device code share. Expands to
 // `__host__ __device__` under nvcc and to nothing for a host compiler, so that plain C++ headers
-// (plan.hpp, bin_transforms.cuh) stay includable from host-only unit tests.
+// (plan.hpp, bin_transforms.hpp) stay includable from host-only unit tests.
 #pragma once
 
 #if defined(__CUDACC__)

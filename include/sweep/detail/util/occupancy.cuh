@@ -1,13 +1,13 @@
 // How many blocks of a kernel the current device holds at once: the grid of kernels whose blocks
-// loop over tiles taken from a device counter.
+// loop over tiles taken from a device counter (copy_if's kernel, the sort's persistent passes).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <type_traits>
 
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
 
 namespace sweep
 {

@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/math.hpp>
+#include <sweep/detail/util/policy.cuh>
 
 namespace sweep
 {
@@ -43,9 +44,8 @@ struct temp_layout
   }
 };
 
-//! One allocation from the policy (its allocator, or stream-ordered on its stream), freed on every
-//! path when this object goes out of scope. Policy must provide allocate_temporary and
-//! deallocate_temporary (sweep's policies do, in execution_policy.cuh).
+//! One allocation from the policy (sweep's or Thrust's CUDA policies; see allocate_temporary in
+//! policy.cuh), freed on every path when this object goes out of scope.
 //! A user allocator may return blocks of any alignment (arenas often give 4- or 8-byte aligned
 //! ones): the storage asks for alignment - 1 bytes more and starts its parts at the first 256-byte
 //! boundary, so the kernels' vector and 64-bit accesses are aligned whatever the allocator does.

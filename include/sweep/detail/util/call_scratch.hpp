@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include <sweep/detail/util/device_info.cuh>
+#include <sweep/detail/util/device_info.hpp>
 
 namespace sweep
 {
@@ -155,14 +155,15 @@ inline void call_scratch::release() noexcept
 //! context was reset; nullptr when there is no current context yet (the runtime makes it on the first
 //! call that needs it), when the device cannot map host memory, or when making it failed. Callers
 //! then take their general path (a device word and a copy; allocated storage).
+//! Per thread, not per_device_value (device_info.hpp): a scratch is used by one call at a time
+//! without a lock, which only a per-thread slot guarantees, and it is freed at thread exit.
 __host__ inline call_scratch* thread_call_scratch()
 {
   thread_local call_scratch slots[max_cached_devices];
   thread_local unsigned long long failed_in[max_cached_devices] = {}; // context where making it failed
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= max_cached_devices)
+  const int device = current_cached_device();
+  if (device < 0)
   {
-    (void) cudaGetLastError();
     return nullptr;
   }
   const unsigned long long context = current_context_id();

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <sweep/detail/util/host_device.hpp>
+
 namespace sweep
 {
 namespace detail
@@ -11,13 +13,13 @@ namespace detail
 
 //! ceil(a / b) for non-negative a and positive b.
 template <class T>
-__host__ __device__ constexpr T ceil_div(T a, T b)
+SWEEP_HOST_DEVICE constexpr T ceil_div(T a, T b)
 {
   return (a + b - 1) / b;
 }
 
 //! The smallest multiple of `alignment` (a power of two) that is >= value.
-__host__ __device__ constexpr std::size_t align_up(std::size_t value, std::size_t alignment)
+SWEEP_HOST_DEVICE constexpr std::size_t align_up(std::size_t value, std::size_t alignment)
 {
   return (value + alignment - 1) & ~(alignment - 1);
 }

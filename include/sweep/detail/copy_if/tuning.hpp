@@ -6,6 +6,8 @@ namespace sweep
 {
 namespace detail
 {
+namespace copy_if_impl
+{
 
 //! One tile = block_threads threads x rows x (row_bytes of input per thread per row).
 //! sm_90 (H200): 16-byte vector loads, 4 rows = 64 bytes in flight per thread. Types that load as
@@ -14,8 +16,8 @@ namespace detail
 //! budget). 512 measured faster than 256 and 384 for 1-, 4-, 8- and 16-byte items (2-byte items
 //! were not measured; docs/design/copy_if.md, variants).
 //! The packed-row scan needs rows <= 4 and block_threads * (items per row per thread) < 2^16
-//! (checked in select_shape).
-struct select_tuning
+//! (checked in tile_shape).
+struct tuning
 {
   static constexpr int block_threads        = 256;
   static constexpr int vector_block_threads = 512;
@@ -33,5 +35,6 @@ struct select_tuning
   static constexpr unsigned small_lookback_delay_ns = 500;
 };
 
+} // namespace copy_if_impl
 } // namespace detail
 } // namespace sweep

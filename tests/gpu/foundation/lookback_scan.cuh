@@ -1,5 +1,6 @@
-// A device-wide single-pass exclusive sum built on the look-back core: the internal building block
-// that proves the tile-state protocol (Merrill & Garland 2016) before copy_if and onesweep use it.
+// A device-wide single-pass exclusive sum built on the look-back core: the test harness that proves
+// the tile-state protocol (Merrill & Garland 2016) that copy_if and onesweep use, and the policy
+// layer's temporary storage and synchronization. Test-only (was include/sweep/detail/scan/scan.cuh).
 #pragma once
 
 #include <cub/block/block_load.cuh>
@@ -14,14 +15,16 @@
 
 #include <sweep/detail/lookback/lookback.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/util/error.cuh>
-#include <sweep/detail/util/math.cuh>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
-namespace sweep
+namespace sweep_test
 {
-namespace detail
+namespace lookback_scan
 {
+
+using namespace sweep::detail; // the library internals this harness exercises
 
 struct scan_tuning
 {
@@ -131,5 +134,9 @@ __host__ void exclusive_sum(const Policy& exec, InputIt input, std::size_t n, Su
   synchronize_optional(policy, "sweep::exclusive_sum");
 }
 
-} // namespace detail
-} // namespace sweep
+} // namespace lookback_scan
+
+using lookback_scan::exclusive_sum;
+using lookback_scan::scan_tuning;
+
+} // namespace sweep_test

@@ -1,9 +1,8 @@
-// sweep's copy_if kernel: one pass of stream compaction with decoupled look-back (Merrill & Garland
-// 2016, "Single-pass Parallel Prefix Scan with Decoupled Look-back"). Each tile is read once, its
-// selected items are ranked with one block scan, its global offset comes from its predecessors
-// through the foundation's tile_state, and the selected items are staged in shared memory and
-// written out coalesced. The grid is as many blocks as the GPU holds at once; each block loops over
-// tiles taken from a device counter (docs/design/copy_if.md, variants).
+// The block-level steps of sweep's copy_if: one pass of stream compaction with decoupled look-back
+// (Merrill & Garland 2016, "Single-pass Parallel Prefix Scan with Decoupled Look-back"). Each tile is
+// read once, its selected items are ranked with one block scan, its global offset comes from its
+// predecessors through the foundation's tile_state, and the selected items are staged in shared
+// memory and written out coalesced (kernels.cuh loops a block over tiles; docs/design/copy_if.md).
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -18,15 +17,17 @@
 
 #include <sweep/detail/lookback/lookback.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/select/plan.hpp>
+#include <sweep/detail/copy_if/plan.hpp>
 
 namespace sweep
 {
 namespace detail
 {
+namespace copy_if_impl
+{
 
 //! Stencil placeholder of the plain (non-stencil) form.
-struct select_no_stencil
+struct no_stencil
 {};
 
 //! Compile-time shape of one kernel instantiation.
@@ -36,7 +37,7 @@ struct select_no_stencil
 //!                 written with aligned 16-byte stores.
 //!   Discard:      output is a discard_iterator: only the count is produced.
 template <bool LoadVectors, bool StoreVectors, bool Discard>
-struct select_paths
+struct kernel_paths
 {
   static constexpr bool load_vectors  = LoadVectors;
   static constexpr bool store_vectors = StoreVectors;
@@ -46,7 +47,7 @@ struct select_paths
 //! Kernel arguments. `chunks` is only used by the vector load path: the 16-byte-aligned address of
 //! virtual item 0 (= first - head).
 template <class InputIt, class StencilIt, class OutputIt, class Pred>
-struct select_params
+struct kernel_params
 {
   InputIt input;
   const uint4* chunks;
@@ -63,20 +64,20 @@ struct select_params
 };
 
 //! Shift-right of the 64-bit pair (hi:lo) by `shift` bits (0..31), low word of the result.
-__device__ __forceinline__ std::uint32_t select_funnel(std::uint32_t lo, std::uint32_t hi, unsigned shift)
+__device__ __forceinline__ std::uint32_t funnel_shift(std::uint32_t lo, std::uint32_t hi, unsigned shift)
 {
   return __funnelshift_r(lo, hi, shift);
 }
 
 template <class T, class Paths, class Params, class InputIt, class StencilIt, class OutputIt, class Pred>
-struct select_agent
+struct agent
 {
-  using shape                        = select_shape<T>;
+  using shape                        = tile_shape<T>;
   static constexpr int block_threads = shape::block_threads;
   static constexpr int rows          = shape::rows;
   static constexpr int vec           = shape::vec;
   static constexpr int items         = shape::items_per_thread;
-  static constexpr bool has_stencil  = !std::is_same<StencilIt, select_no_stencil>::value;
+  static constexpr bool has_stencil  = !std::is_same<StencilIt, no_stencil>::value;
   static constexpr bool need_items   = !Paths::discard || !has_stencil;
 
   static_assert(items <= 64, "select: one thread's selection flags must fit one 64-bit mask");
@@ -97,10 +98,10 @@ struct select_agent
   const Params& p;
   shared_storage& smem;
 
-  //! warp_lookback's initial delay (select_tuning): measured for the vector load path only.
+  //! warp_lookback's initial delay (tuning): measured for the vector load path only.
   static constexpr unsigned lookback_delay_ns = !Paths::load_vectors ? 0u
-                                              : sizeof(T) >= 4       ? select_tuning::lookback_delay_ns
-                                                                     : select_tuning::small_lookback_delay_ns;
+                                              : sizeof(T) >= 4       ? tuning::lookback_delay_ns
+                                                                     : tuning::small_lookback_delay_ns;
 
   __device__ T* staged() const
   {
@@ -249,10 +250,10 @@ struct select_agent
           // Reads at most 4 bytes past the staged items: inside the staging slack.
           const std::uint32_t* w = words + 4 * c;
           uint4 out_chunk;
-          out_chunk.x = select_funnel(w[0], w[1], shift);
-          out_chunk.y = select_funnel(w[1], w[2], shift);
-          out_chunk.z = select_funnel(w[2], w[3], shift);
-          out_chunk.w = select_funnel(w[3], w[4], shift);
+          out_chunk.x = funnel_shift(w[0], w[1], shift);
+          out_chunk.y = funnel_shift(w[1], w[2], shift);
+          out_chunk.z = funnel_shift(w[2], w[3], shift);
+          out_chunk.w = funnel_shift(w[3], w[4], shift);
           body[c]     = out_chunk;
         }
       }
@@ -360,58 +361,6 @@ struct select_agent
   }
 };
 
-//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__): 2048 threads per SM
-//! (32 registers) for the 16-byte vector path with items of 4 bytes or more, where more tiles
-//! in flight per SM hide the look-back's wait; 1 otherwise (1- and 2-byte items carry 16-64 items
-//! a thread and spill under 32 registers; fancy iterators need their registers). Measured on the
-//! H200: docs/design/copy_if.md, variants.
-template <class T, class Paths>
-constexpr int select_min_blocks()
-{
-  return Paths::load_vectors && sizeof(T) >= 4 ? 2048 / select_shape<T>::block_threads : 1;
-}
-
-//! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts
-//! that tile (block_next_tile), so a tile only waits in its look-back on tiles that running blocks
-//! are working on (forward progress whatever the number of resident blocks). Taking indices ahead
-//! of time, to prefetch the next tile's input, was measured 1.6x slower (v4): a tile held but not
-//! yet started stalls every successor's look-back. Taking the next index at the start of the
-//! previous tile's stores (so the atomic overlaps them) was measured 3-5% slower for 4- to 16-byte
-//! items and 3% faster for 1-byte items (v5), and is not done.
-template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
-__global__ void __launch_bounds__(select_shape<T>::block_threads, (select_min_blocks<T, Paths>()))
-  select_kernel(select_params<InputIt, StencilIt, OutputIt, Pred> params)
-{
-  using params_t = select_params<InputIt, StencilIt, OutputIt, Pred>;
-  using agent    = select_agent<T, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
-  __shared__ typename agent::shared_storage smem;
-  const agent a{params, smem};
-  // One tile: one block, no tile counter and no tile state (the dispatcher allocates and clears
-  // none), so a small call is a single launch. Otherwise tiles come from the counter.
-  const bool lone   = params.tiles == 1;
-  std::uint64_t tile = lone ? 0 : block_next_tile(params.tile_counter, smem.tile_slot);
-  while (tile < params.tiles)
-  {
-    const std::uint64_t tile_base = tile * select_shape<T>::tile_items;
-    const bool full = tile_base >= params.head && tile_base + select_shape<T>::tile_items <= params.virtual_items;
-    if (full)
-    {
-      a.template process<true>(tile);
-    }
-    else
-    {
-      a.template process<false>(tile);
-    }
-    if (lone)
-    {
-      return;
-    }
-    __syncthreads(); // the stores have read the staging buffer and smem.exclusive
-    // smem.tile_slot is written once before the barrier in block_next_tile; the barrier above keeps
-    // that write after every thread's read of the previous index.
-    tile = block_next_tile(params.tile_counter, smem.tile_slot);
-  }
-}
-
+} // namespace copy_if_impl
 } // namespace detail
 } // namespace sweep

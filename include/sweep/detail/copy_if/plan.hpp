@@ -3,7 +3,7 @@
 // unit tests include it); the dispatcher and the kernel take every number from here.
 #pragma once
 
-#include <sweep/detail/select/tuning.cuh>
+#include <sweep/detail/copy_if/tuning.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,14 +13,16 @@ namespace sweep
 {
 namespace detail
 {
+namespace copy_if_impl
+{
 
 //! The per-value-type shape of a copy_if tile.
 //! Item order inside a tile: (row j, thread t, item v): virtual index
 //!   tile * tile_items + (j * block_threads + t) * vec + v,
 //! so in row j the block covers one contiguous span, and thread t's `vec` items are one chunk of
 //! row_bytes bytes when the type is vectorizable (one 16-byte load per thread per row, coalesced).
-template <class T, class Tuning = select_tuning>
-struct select_shape
+template <class T, class Tuning = tuning>
+struct tile_shape
 {
   //! Loadable as raw 16-byte chunks: trivially copyable, size a power of two <= row_bytes and
   //! aligned to its size (then a chunk never splits an item and any T* is size-aligned).
@@ -46,20 +48,20 @@ struct select_shape
   //! slack for the shifted 16-byte reads of the vector store path).
   static constexpr std::size_t staging_bytes = tile_items * sizeof(T) + 16;
 
-  static_assert(Tuning::rows >= 1 && Tuning::rows <= 4, "select_tuning: rows must be in [1, 4] (16-bit packed row counts in one u64)");
+  static_assert(Tuning::rows >= 1 && Tuning::rows <= 4, "copy_if tuning: rows must be in [1, 4] (16-bit packed row counts in one u64)");
   static_assert(static_cast<long long>(block_threads) * vec < 65536,
-                "select_tuning: a row's total count must fit 16 bits");
+                "copy_if tuning: a row's total count must fit 16 bits");
 };
 
 //! The number of items the vector path's first tile starts before `first` so that every chunk is
 //! row_bytes-aligned: (address % row_bytes) / item_bytes. Zero for the per-item path.
-inline std::uint64_t select_head(std::uintptr_t address, std::size_t item_bytes, std::size_t row_bytes)
+inline std::uint64_t vector_head(std::uintptr_t address, std::size_t item_bytes, std::size_t row_bytes)
 {
   return static_cast<std::uint64_t>((address % row_bytes) / item_bytes);
 }
 
 //! Everything the dispatcher needs for n items.
-struct select_plan
+struct tile_plan
 {
   std::uint64_t items         = 0; //!< n
   std::uint64_t head          = 0; //!< virtual indices [0, head) are before `first`: never loaded
@@ -72,9 +74,9 @@ struct select_plan
 };
 
 //! Tiles of `tile_items` over head + n virtual items. n == 0 needs no tiles and no storage.
-inline select_plan make_select_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head)
+inline tile_plan make_tile_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head)
 {
-  select_plan plan;
+  tile_plan plan;
   plan.items         = n;
   plan.head          = n == 0 ? 0 : head;
   plan.virtual_items = n + plan.head;
@@ -85,7 +87,8 @@ inline select_plan make_select_plan(std::uint64_t n, std::uint64_t tile_items, s
 
 //! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the
 //! resident blocks, which loop over tiles).
-inline constexpr std::uint64_t select_max_tiles = 0x7fffffffull;
+inline constexpr std::uint64_t max_tiles = 0x7fffffffull;
 
+} // namespace copy_if_impl
 } // namespace detail
 } // namespace sweep

@@ -14,7 +14,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace histo
+namespace histogram_impl
 {
 
 //! The argument a check rejected and why (argument == nullptr: accepted).
@@ -254,6 +254,6 @@ inline arg_check check_num_bins(int num_bins)
   return {};
 }
 
-} // namespace histo
+} // namespace histogram_impl
 } // namespace detail
 } // namespace sweep

@@ -9,18 +9,22 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <sweep/execution_policy.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/select/plan.hpp>
-#include <sweep/detail/select/select_kernel.cuh>
-#include <sweep/detail/util/call_scratch.cuh>
-#include <sweep/detail/util/device_info.cuh>
-#include <sweep/detail/util/error.cuh>
+#include <sweep/detail/copy_if/plan.hpp>
+#include <sweep/detail/copy_if/kernels.cuh>
+#include <sweep/detail/util/call_scratch.hpp>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/occupancy.cuh>
+#include <sweep/detail/util/policy.cuh>
+#include <sweep/detail/util/stream.hpp>
 #include <sweep/detail/util/temp_storage.cuh>
 
 namespace sweep
 {
 namespace detail
+{
+namespace copy_if_impl
 {
 
 //! True when It is `U*` or `const U*` with U == T.
@@ -30,34 +34,20 @@ struct is_pointer_to : std::integral_constant<bool,
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
 
-//! Blocks of `kernel` (block_threads threads, static shared memory only) the current device holds
-//! at once: the grid of the looping copy_if kernel. Computed once per device and kernel (the kernel
-//! is the template argument: kernels of one signature share a pointer type, not their occupancy).
-template <auto Kernel>
-__host__ unsigned select_resident_blocks(int block_threads)
-{
-  return once_per_device<std::integral_constant<decltype(Kernel), Kernel>, unsigned>([block_threads](int) {
-    int per_sm = 0;
-    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, block_threads, 0),
-                   "sweep::copy_if: occupancy of select_kernel");
-    return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(current_device_info().sm_count);
-  });
-}
-
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
-//! item when StencilIt is not select_no_stencil) holds into `output`, stably. Contiguous iterators
+//! item when StencilIt is not no_stencil) holds into `output`, stably. Contiguous iterators
 //! must already be unwrapped to raw pointers. Returns the number selected. Synchronizes the
 //! policy's stream (the count is needed on the host), whatever the policy. Throws
 //! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
 template <class T, bool Discard, class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
 __host__ std::uint64_t
-select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
+dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
 {
-  using shape                       = select_shape<T>;
+  using shape                       = tile_shape<T>;
   constexpr bool load_vector_path   = shape::vectorizable && is_pointer_to<InputIt, T>::value;
   constexpr bool store_vector_path  = !Discard && shape::vectorizable && is_pointer_to<OutputIt, T>::value;
-  using paths                       = select_paths<load_vector_path, store_vector_path, Discard>;
-  using params_t                    = select_params<InputIt, StencilIt, OutputIt, Pred>;
+  using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard>;
+  using params_t                    = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
 
   if (n == 0)
   {
@@ -75,10 +65,10 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   std::uint64_t head = 0;
   if constexpr (load_vector_path)
   {
-    head = select_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), select_tuning::row_bytes);
+    head = vector_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), tuning::row_bytes);
   }
-  const select_plan plan = make_select_plan(n, shape::tile_items, head);
-  if (plan.tiles > select_max_tiles)
+  const tile_plan plan = make_tile_plan(n, shape::tile_items, head);
+  if (plan.tiles > max_tiles)
   {
     throw_invalid_argument("sweep::copy_if", "last - first", "needs more tiles than one launch can hold");
   }
@@ -118,7 +108,7 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
                    "sweep::copy_if: clearing the tile state");
   }
   constexpr auto kernel    = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
-  const std::uint64_t most = select_resident_blocks<kernel>(shape::block_threads);
+  const std::uint64_t most = resident_blocks<kernel>(shape::block_threads);
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
   kernel<<<grid, shape::block_threads, 0, stream>>>(params);
   // From here the kernel may run: should anything below throw, the stream is drained before the
@@ -141,5 +131,6 @@ select_dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t 
   return count;
 }
 
+} // namespace copy_if_impl
 } // namespace detail
 } // namespace sweep
