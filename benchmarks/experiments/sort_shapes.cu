@@ -18,7 +18,7 @@
 
 namespace
 {
-namespace radix = sweep::detail::radix;
+namespace sort_impl = sweep::detail::sort_impl;
 
 void check(cudaError_t e, const char* what)
 {
@@ -272,11 +272,11 @@ void workload(const char* name, std::size_t n, dist dd, bool pairs)
     auto sort_with  = [&](auto& policy) {
       if (pairs)
       {
-        radix::onesweep_passes<Desc, radix::value_mode::direct, S>(policy, d.keys, d.vals, n);
+        sort_impl::onesweep_passes<Desc, sort_impl::value_mode::direct, S>(policy, d.keys, d.vals, n);
       }
       else
       {
-        radix::onesweep_passes<Desc, radix::value_mode::none, S>(policy, d.keys, static_cast<radix::no_value*>(nullptr), n);
+        sort_impl::onesweep_passes<Desc, sort_impl::value_mode::none, S>(policy, d.keys, static_cast<sort_impl::no_value*>(nullptr), n);
       }
     };
     auto pol   = sweep::par.on(cudaStream_t{});

@@ -14,15 +14,15 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sweep/detail/radix/dispatch.cuh>
-#include <sweep/detail/radix/key_traits.cuh>
+#include <sweep/detail/sort/dispatch.cuh>
+#include <sweep/detail/sort/key_traits.cuh>
 #include <sweep/execution_policy.cuh>
 
 namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! True where sweep radix-sorts: stock Thrust's rule (arithmetic, __half or __nv_bfloat16 keys with
@@ -66,7 +66,7 @@ __host__ void sort_entry(execution_policy<Derived>& policy, KeysIt first, KeysIt
   }
 }
 
-} // namespace radix
+} // namespace sort_impl
 
 //! thrust::sort(sweep policy, first, last, comp). Keys in contiguous device memory of arithmetic
 //! type (1-8 bytes, __half, __nv_bfloat16) with less/greater are radix-sorted by onesweep; the
@@ -77,9 +77,9 @@ __host__ void sort_entry(execution_policy<Derived>& policy, KeysIt first, KeysIt
 template <class Derived, class RandomIt, class Compare>
 __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last, Compare comp)
 {
-  if constexpr (radix::use_onesweep<RandomIt, Compare>)
+  if constexpr (sort_impl::use_onesweep<RandomIt, Compare>)
   {
-    radix::sort_entry<Derived, RandomIt, radix::no_value*, Compare, false>(policy, first, last, nullptr, comp);
+    sort_impl::sort_entry<Derived, RandomIt, sort_impl::no_value*, Compare, false>(policy, first, last, nullptr, comp);
   }
   else
   {
@@ -99,9 +99,9 @@ __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt l
 template <class Derived, class RandomIt, class Compare>
 __host__ void stable_sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last, Compare comp)
 {
-  if constexpr (radix::use_onesweep<RandomIt, Compare>)
+  if constexpr (sort_impl::use_onesweep<RandomIt, Compare>)
   {
-    radix::sort_entry<Derived, RandomIt, radix::no_value*, Compare, false>(policy, first, last, nullptr, comp);
+    sort_impl::sort_entry<Derived, RandomIt, sort_impl::no_value*, Compare, false>(policy, first, last, nullptr, comp);
   }
   else
   {
@@ -124,9 +124,9 @@ template <class Derived, class KeysIt, class ValuesIt, class Compare>
 __host__ void
 sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
 {
-  if constexpr (radix::use_onesweep<KeysIt, Compare>)
+  if constexpr (sort_impl::use_onesweep<KeysIt, Compare>)
   {
-    radix::sort_entry<Derived, KeysIt, ValuesIt, Compare, true>(policy, keys_first, keys_last, values, comp);
+    sort_impl::sort_entry<Derived, KeysIt, ValuesIt, Compare, true>(policy, keys_first, keys_last, values, comp);
   }
   else
   {
@@ -145,9 +145,9 @@ template <class Derived, class KeysIt, class ValuesIt, class Compare>
 __host__ void stable_sort_by_key(
   execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
 {
-  if constexpr (radix::use_onesweep<KeysIt, Compare>)
+  if constexpr (sort_impl::use_onesweep<KeysIt, Compare>)
   {
-    radix::sort_entry<Derived, KeysIt, ValuesIt, Compare, true>(policy, keys_first, keys_last, values, comp);
+    sort_impl::sort_entry<Derived, KeysIt, ValuesIt, Compare, true>(policy, keys_first, keys_last, values, comp);
   }
   else
   {

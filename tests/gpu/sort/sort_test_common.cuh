@@ -2,7 +2,7 @@
 // input and require bitwise-identical keys (and values).
 #pragma once
 
-#include <sweep/detail/radix/tuning.cuh>
+#include <sweep/detail/sort/tuning.hpp>
 #include <sweep/sort.cuh>
 
 #include <thrust/device_vector.h>
@@ -22,10 +22,10 @@ namespace sweep_test
 
 //! One tile of the onesweep pass for 4-byte keys only (the shape inputs past
 //! small_shape_max_keys use); edge sizes are built around it.
-constexpr std::size_t tile_items = sweep::detail::radix::pass_shape<4, 0, false>::tile_items;
+constexpr std::size_t tile_items = sweep::detail::sort_impl::pass_shape<4, 0, false>::tile_items;
 //! One tile of the small inputs' pass shape (4-byte keys only).
-constexpr std::size_t small_tile_items = sweep::detail::radix::pass_shape<4, 0, true>::tile_items;
-constexpr std::size_t small_shape_max  = sweep::detail::radix::small_shape_max_keys;
+constexpr std::size_t small_tile_items = sweep::detail::sort_impl::pass_shape<4, 0, true>::tile_items;
+constexpr std::size_t small_shape_max  = sweep::detail::sort_impl::small_shape_max_keys;
 
 //! Sizes for key-type sweeps: the edge sizes, a few around the single-block limit, the small
 //! shape's tile edges, and both sides of the switch between the two tile shapes.

@@ -4,7 +4,7 @@
 
 #include <common/counting_allocator.cuh>
 
-#include <sweep/detail/radix/dispatch.cuh>
+#include <sweep/detail/sort/dispatch.cuh>
 
 #include <thrust/equal.h>
 #include <thrust/sequence.h>
@@ -87,7 +87,7 @@ TEST_CASE("pass skipping on and off give the same result", "[sort][skip]")
   const std::size_t n      = (std::size_t(1) << 22) + 12345;
   thrust::device_vector<std::uint64_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
-  auto& flag = sweep::detail::radix::pass_skipping_enabled();
+  auto& flag = sweep::detail::sort_impl::pass_skipping_enabled();
   flag       = false;
   sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping off");
   flag = true;
@@ -212,9 +212,9 @@ TEST_CASE("sort past 2^31 keys", "[sort][large]")
   thrust::device_vector<std::uint16_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint16_t> expected = keys;
   thrust::sort(thrust::device, expected.begin(), expected.end());
-  sweep::detail::radix::pass_skipping_enabled() = false;
+  sweep::detail::sort_impl::pass_skipping_enabled() = false;
   thrust::sort(sweep::par, keys.begin(), keys.end());
-  sweep::detail::radix::pass_skipping_enabled() = true;
+  sweep::detail::sort_impl::pass_skipping_enabled() = true;
   REQUIRE(thrust::is_sorted(thrust::device, keys.begin(), keys.end()));
   REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
 }
@@ -283,8 +283,8 @@ TEST_CASE("sort and sort_by_key are captured into a CUDA graph at every size", "
   alloc.base = thrust::raw_pointer_cast(arena.data());
   alloc.size = arena.size();
   // Both sides of pass_skip_min_keys (past it the device decides which passes run), and large.
-  for (std::size_t n : {std::size_t(3000), sweep::detail::radix::pass_skip_min_keys - 1,
-                        sweep::detail::radix::pass_skip_min_keys + 77, (std::size_t(1) << 22) + 77})
+  for (std::size_t n : {std::size_t(3000), sweep::detail::sort_impl::pass_skip_min_keys - 1,
+                        sweep::detail::sort_impl::pass_skip_min_keys + 77, (std::size_t(1) << 22) + 77})
   {
     INFO("n = " << n);
     // Keys below 2^16: two of the four passes are trivial (skipped inside the graph past

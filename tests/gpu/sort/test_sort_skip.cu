@@ -176,7 +176,7 @@ TEST_CASE("pass skipping: every pattern of constant bytes of 4-byte keys", "[sor
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
   // Past pass_skip_min_keys (skipping on), with a partial last tile.
-  const std::size_t n = sweep::detail::radix::pass_skip_min_keys + 3001;
+  const std::size_t n = sweep::detail::sort_impl::pass_skip_min_keys + 3001;
   for (unsigned varying = 0; varying < 16; ++varying)
   {
     check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying, s.stream);
@@ -191,14 +191,14 @@ TEST_CASE("pass skipping: patterns of constant bytes of 8-byte keys, and skippin
 {
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
-  const std::size_t n = sweep::detail::radix::pass_skip_min_keys + 77;
+  const std::size_t n = sweep::detail::sort_impl::pass_skip_min_keys + 77;
   for (unsigned varying : {0x00u, 0x01u, 0x80u, 0x81u, 0x55u, 0xaau, 0x7eu, 0xfeu, 0xffu})
   {
     check_pattern<std::uint64_t>(n, varying, thrust::less<std::uint64_t>(), seed + varying, s.stream);
   }
   check_pattern<double>(n, 0xc0u, thrust::greater<double>(), seed, s.stream);
   // With skipping off every pass runs (the route is all "runs"): same results.
-  auto& flag = sweep::detail::radix::pass_skipping_enabled();
+  auto& flag = sweep::detail::sort_impl::pass_skipping_enabled();
   flag       = false;
   check_pattern<std::uint64_t>(n, 0x81u, thrust::less<std::uint64_t>(), seed, s.stream);
   check_pattern<std::uint32_t>(n, 0x7u, thrust::less<std::uint32_t>(), seed, s.stream);
@@ -228,13 +228,13 @@ TEST_CASE("persistent passes: a few blocks loop over every tile", "[sort][skip][
   sweep_test::stream_guard s;
   struct limit_guard // back to no limit however the test ends
   {
-    ~limit_guard() { sweep::detail::radix::persistent_grid_limit() = 0; }
+    ~limit_guard() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
   } reset;
   for (unsigned blocks : {1u, 2u, 3u})
   {
-    sweep::detail::radix::persistent_grid_limit() = blocks;
+    sweep::detail::sort_impl::persistent_grid_limit() = blocks;
     INFO("grid held to " << blocks << " blocks");
-    const std::size_t n = sweep::detail::radix::pass_skip_min_keys + 12345;
+    const std::size_t n = sweep::detail::sort_impl::pass_skip_min_keys + 12345;
     for (unsigned varying : {0xfu, 0x3u, 0x7u})
     {
       check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying + blocks, s.stream);
@@ -249,10 +249,10 @@ TEST_CASE("persistent passes, small enough for compute-sanitizer: two blocks, tw
   sweep_test::stream_guard s;
   struct limit_guard
   {
-    ~limit_guard() { sweep::detail::radix::persistent_grid_limit() = 0; }
+    ~limit_guard() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
   } reset;
-  sweep::detail::radix::persistent_grid_limit() = 2;
-  check_pattern<std::uint32_t>(sweep::detail::radix::pass_skip_min_keys + 12345, 0x3u, thrust::less<std::uint32_t>(),
+  sweep::detail::sort_impl::persistent_grid_limit() = 2;
+  check_pattern<std::uint32_t>(sweep::detail::sort_impl::pass_skip_min_keys + 12345, 0x3u, thrust::less<std::uint32_t>(),
                                seed, s.stream);
 }
 
@@ -260,15 +260,15 @@ TEST_CASE("below pass_skip_min_keys every pass runs, with an odd pass count too"
 {
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
-  for (std::size_t n : {sweep::detail::radix::pass_skip_min_keys - 1, std::size_t(100000)})
+  for (std::size_t n : {sweep::detail::sort_impl::pass_skip_min_keys - 1, std::size_t(100000)})
   {
     check_pattern<std::uint8_t>(n, 0x1u, thrust::less<std::uint8_t>(), seed, s.stream);
     check_pattern<std::uint16_t>(n, 0x2u, thrust::greater<std::uint16_t>(), seed, s.stream);
     check_pattern<std::uint32_t>(n, 0x5u, thrust::less<std::uint32_t>(), seed, s.stream);
   }
   // Past it, one-byte keys: one pass, the result is copied back by the device-side check.
-  check_pattern<std::uint8_t>(sweep::detail::radix::pass_skip_min_keys + 5, 0x1u, thrust::less<std::uint8_t>(), seed,
+  check_pattern<std::uint8_t>(sweep::detail::sort_impl::pass_skip_min_keys + 5, 0x1u, thrust::less<std::uint8_t>(), seed,
                               s.stream);
-  check_pattern<std::uint8_t>(sweep::detail::radix::pass_skip_min_keys + 5, 0x0u, thrust::less<std::uint8_t>(), seed,
+  check_pattern<std::uint8_t>(sweep::detail::sort_impl::pass_skip_min_keys + 5, 0x0u, thrust::less<std::uint8_t>(), seed,
                               s.stream);
 }

@@ -3,7 +3,7 @@
 // of one digit (which must take the ranked path), for every large tile shape, keys only and pairs.
 #include "sort_test_common.cuh"
 
-#include <sweep/detail/radix/tuning.cuh>
+#include <sweep/detail/sort/tuning.hpp>
 
 namespace
 {
@@ -28,7 +28,7 @@ void check_tiles(std::size_t tile, Compare comp, const char* name)
 {
   const std::uint64_t seed = sweep_test::test_seed();
   // Past the small shape's limit, so that the large shape (whose tile is `tile`) runs.
-  const std::size_t k = sweep::detail::radix::small_shape_max_keys / tile + 3;
+  const std::size_t k = sweep::detail::sort_impl::small_shape_max_keys / tile + 3;
   for (std::size_t n : {k * tile - 1, k * tile, k * tile + 1, k * tile + 31, (k + 1) * tile - 1})
   {
     for (std::size_t shift : {std::size_t(0), tile / 2, tile - 1})
@@ -61,7 +61,7 @@ void check_tiles(std::size_t tile, Compare comp, const char* name)
 }
 
 template <std::size_t KeyBytes, std::size_t ValueBytes>
-constexpr std::size_t large_tile = sweep::detail::radix::pass_shape<KeyBytes, ValueBytes, false>::tile_items;
+constexpr std::size_t large_tile = sweep::detail::sort_impl::pass_shape<KeyBytes, ValueBytes, false>::tile_items;
 
 struct value16
 {

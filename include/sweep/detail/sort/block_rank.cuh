@@ -5,13 +5,13 @@
 
 #include <cstdint>
 
-#include <sweep/detail/radix/plan.hpp>
+#include <sweep/detail/sort/plan.hpp>
 
 namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 constexpr unsigned full_warp = 0xffffffffu;
@@ -103,6 +103,6 @@ struct tile_ranker
   }
 };
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

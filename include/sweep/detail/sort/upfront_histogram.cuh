@@ -9,20 +9,20 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <sweep/detail/radix/key_traits.cuh>
-#include <sweep/detail/radix/plan.hpp>
+#include <sweep/detail/sort/key_traits.cuh>
+#include <sweep/detail/sort/plan.hpp>
 
 namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! Adds the digits of every pass of `n` keys into hist[pass * 256 + digit] (zeroed by the caller),
 //! then the last block to finish writes their exclusive scans, the global start of each digit in
 //! each pass, to bins[pass * 512 + digit] (the second 256 entries of each pass are the ping-pong slot
-//! for inputs processed in several portions, see onesweep.cuh), and the passes' route through the
+//! for inputs processed in several portions, see agent.cuh), and the passes' route through the
 //! two buffers to route[0, passes] (plan.hpp: a pass whose digit is the same for every key is
 //! skipped unless `allow_skip` is false), also into the high bits of every (pass, portion) tile
 //! counter, tile_counters[pass * portions + portion] (zeroed by the caller). `done` (zeroed by the caller) counts finished blocks; the
@@ -162,6 +162,6 @@ __global__ void __launch_bounds__(Threads) upfront_histogram_kernel(
   }
 }
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -1,7 +1,8 @@
 // One onesweep digit pass (Adinets & Merrill 2022, "Onesweep: A Faster Least Significant Digit
-// Radix Sort for GPUs") as a block-level agent: each block loads one tile, counts its digits per
-// warp and publishes the counts, ranks the keys by warp-level matching, finds the global start of
-// each of its digits by per-digit decoupled look-back, and scatters through shared memory.
+// Radix Sort for GPUs") as a block-level agent: each tile is loaded, its digits counted per warp
+// and published, its keys ranked by warp-level matching (block_rank.cuh), the global start of each
+// of its digits found by per-digit decoupled look-back, and its keys scattered through shared
+// memory. The kernels that run it are in kernels.cuh.
 #pragma once
 
 #include <cstddef>
@@ -11,15 +12,15 @@
 
 #include <sweep/detail/lookback/lookback.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/radix/block_rank.cuh>
-#include <sweep/detail/radix/key_traits.cuh>
-#include <sweep/detail/radix/plan.hpp>
+#include <sweep/detail/sort/block_rank.cuh>
+#include <sweep/detail/sort/key_traits.cuh>
+#include <sweep/detail/sort/plan.hpp>
 
 namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! Back-off of the per-digit look-back walk while a predecessor has published nothing (lookback.cuh):
@@ -490,34 +491,6 @@ struct onesweep_agent
   }
 };
 
-//! One digit pass over one portion. Blocks take tile indices in start order (block_next_tile), so a
-//! tile only waits in its look-back on tiles that running blocks hold. Shape::persistent: launched
-//! with at most as many blocks as the GPU holds at once, each block takes tiles in turn until the
-//! portion's tiles are all taken, and a skipped pass costs one ticket per resident block instead of
-//! one per tile; otherwise one block per tile (docs/design/sort.md, "Persistent blocks").
-//! Shape (pass_shape) gives the tile and the blocks per SM: while one block waits in its look-back
-//! another streams keys. Offset is the type of global positions: std::uint32_t when every position
-//! of the sort fits it (fewer instructions a key), else 64-bit.
-template <class Key, class Value, bool HasValues, bool Descending, class Shape, class Offset>
-__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pass_kernel(pass_args<Key, Value> args)
-{
-  using agent = onesweep_agent<Key, Value, HasValues, Descending, Shape, Offset>;
-  __shared__ typename agent::shared_storage smem;
-  agent block(smem, args);
-  if constexpr (Shape::persistent)
-  {
-    while (block.start())
-    {
-      block.process_tile();
-      __syncthreads(); // every thread is done with this tile's shared memory before start() zeroes it
-    }
-  }
-  else if (block.start())
-  {
-    block.process_tile();
-  }
-}
-
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -11,7 +11,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 constexpr int radix_digits = 256;
@@ -73,6 +73,6 @@ constexpr std::size_t portion_keys(std::size_t tile_items)
   return (tile_word32_limit / tile_items) * tile_items;
 }
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -7,7 +7,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! Onesweep pass tile shape for keys of KeyBytes and values of ValueBytes (0: keys only) on sm_90.
@@ -83,6 +83,6 @@ constexpr std::size_t pass_skip_min_keys = small_shape_max_keys + 1;
 //! call together with the histogram (saves one memset launch per pass on small inputs).
 constexpr std::size_t state_upfront_max_bytes = std::size_t(4) << 20;
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -8,13 +8,13 @@
 #include <iterator>
 #include <type_traits>
 
-#include <sweep/detail/radix/key_traits.cuh>
+#include <sweep/detail/sort/key_traits.cuh>
 
 namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! Sorts keys[0, n) (and values[0, n) along) in place, n <= Threads * Items. The ordered key bits
@@ -80,6 +80,6 @@ __global__ void __launch_bounds__(Threads) single_block_sort_kernel(Key* keys, V
   }
 }
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -1,8 +1,8 @@
 // Host-only checks of the radix key transformation and pass planning: the ordered bits must sort
 // every key type exactly as stock Thrust (CUB's radix sort) does.
-#include <sweep/detail/radix/key_traits.cuh>
-#include <sweep/detail/radix/plan.hpp>
-#include <sweep/detail/radix/tuning.cuh>
+#include <sweep/detail/sort/key_traits.cuh>
+#include <sweep/detail/sort/plan.hpp>
+#include <sweep/detail/sort/tuning.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-using sweep::detail::radix::key_traits;
+using sweep::detail::sort_impl::key_traits;
 
 namespace
 {
@@ -98,7 +98,7 @@ TEST_CASE("digits are the bytes of the ordered key, least significant first", "[
 
 TEST_CASE("only the radix key types take the onesweep path", "[radix][traits]")
 {
-  using sweep::detail::radix::is_radix_key;
+  using sweep::detail::sort_impl::is_radix_key;
   REQUIRE(is_radix_key<int>);
   REQUIRE(is_radix_key<bool>);
   REQUIRE(is_radix_key<double>);
@@ -113,8 +113,8 @@ TEST_CASE("only the radix key types take the onesweep path", "[radix][traits]")
 
 TEST_CASE("pass routes alternate buffers over the passes that run", "[radix][plan]")
 {
-  using sweep::detail::radix::pass_route;
-  using sweep::detail::radix::route_passes;
+  using sweep::detail::sort_impl::pass_route;
+  using sweep::detail::sort_impl::route_passes;
   // Pass p reads the buffer the previous running pass wrote; skipped passes leave it in place.
   {
     const bool trivial[4] = {false, true, true, false};
@@ -176,7 +176,7 @@ TEST_CASE("pass routes alternate buffers over the passes that run", "[radix][pla
 
 TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[radix][plan]")
 {
-  using namespace sweep::detail::radix;
+  using namespace sweep::detail::sort_impl;
   for (const std::size_t tile : {std::size_t(384 * 12), std::size_t(384 * 20), std::size_t(384 * 23)})
   {
     const std::size_t p = portion_keys(tile);
@@ -191,7 +191,7 @@ namespace
 template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
 void require_shape_fits()
 {
-  using shape = sweep::detail::radix::pass_shape<KeyBytes, ValueBytes, Small>;
+  using shape = sweep::detail::sort_impl::pass_shape<KeyBytes, ValueBytes, Small>;
   // One thread per digit, 16-bit ranks, and within 48 KiB of static shared memory: the tile (the
   // wider of key and value) or the 32-bit per-warp digit counters, whichever is larger, the 64-bit
   // scatter bases and the digit scan's per-warp totals.
@@ -199,7 +199,7 @@ void require_shape_fits()
   constexpr std::size_t tile     = shape::tile_items * shape::wide;
   constexpr std::size_t counters = warps * 256 * 4;
   STATIC_REQUIRE(shape::threads % 32 == 0);
-  STATIC_REQUIRE(shape::threads >= sweep::detail::radix::radix_digits);
+  STATIC_REQUIRE(shape::threads >= sweep::detail::sort_impl::radix_digits);
   STATIC_REQUIRE(shape::tile_items < 65536);
   STATIC_REQUIRE((tile > counters ? tile : counters) + 256 * 8 + 8 * 4 + 16 <= 48 * 1024);
 }
@@ -207,7 +207,7 @@ void require_shape_fits()
 
 TEST_CASE("small sorts take the small tile shape, larger ones the large", "[radix][plan]")
 {
-  using namespace sweep::detail::radix;
+  using namespace sweep::detail::sort_impl;
   STATIC_REQUIRE(use_small_shape(std::size_t(1) << 16));
   STATIC_REQUIRE(use_small_shape(small_shape_max_keys));
   STATIC_REQUIRE_FALSE(use_small_shape(small_shape_max_keys + 1));

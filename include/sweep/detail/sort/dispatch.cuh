@@ -12,12 +12,10 @@
 #include <type_traits>
 
 #include <sweep/detail/lookback/tile_state.cuh>
-#include <sweep/detail/radix/histogram.cuh>
-#include <sweep/detail/radix/key_traits.cuh>
-#include <sweep/detail/radix/onesweep.cuh>
-#include <sweep/detail/radix/plan.hpp>
-#include <sweep/detail/radix/single_block.cuh>
-#include <sweep/detail/radix/tuning.cuh>
+#include <sweep/detail/sort/kernels.cuh>
+#include <sweep/detail/sort/key_traits.cuh>
+#include <sweep/detail/sort/plan.hpp>
+#include <sweep/detail/sort/tuning.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/math.hpp>
@@ -29,7 +27,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 //! Test hook: when false, every digit pass runs even if the histogram shows it is trivial.
@@ -58,95 +56,6 @@ enum class value_mode
   direct,
   index,
 };
-
-//! Index sorts: copies the values aside for the final gather, unless no pass ran (route summary).
-template <class T, class It>
-__global__ void copy_in_kernel(const std::uint32_t* summary, It in, T* out, std::size_t n)
-{
-  if (pass_route::runs(*summary) == 0)
-  {
-    return;
-  }
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-  {
-    out[i] = in[i];
-  }
-}
-
-//! Index sorts: out[i] = in[permutation[i]], where the permutation is the position buffer that holds
-//! the result (route summary); nothing when no pass ran (the permutation is the identity).
-template <class T, class It>
-__global__ void gather_kernel(const std::uint32_t* summary,
-                              const T* in,
-                              const std::uint32_t* positions0,
-                              const std::uint32_t* positions1,
-                              It out,
-                              std::size_t n)
-{
-  const std::uint32_t s = *summary;
-  if (pass_route::runs(s) == 0)
-  {
-    return;
-  }
-  const std::uint32_t* permutation = (s & pass_route::result_bit) != 0 ? positions1 : positions0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-  {
-    out[i] = in[permutation[i]];
-  }
-}
-
-constexpr int copy_back_unroll = 4;
-
-//! The result is in the second buffer when an odd number of passes ran (route summary): copy it
-//! back (keys, and values when they moved with the keys). Decided on the device like the skipping.
-template <class Key, class Value>
-__global__ void copy_back_kernel(const std::uint32_t* summary, const Key* keys_from, Key* keys_to,
-                                 const Value* values_from, Value* values_to, std::size_t n)
-{
-  if ((*summary & pass_route::result_bit) == 0)
-  {
-    return;
-  }
-  // Unrolled: with a grid of one wave, each thread keeps copy_back_unroll loads in flight.
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; first < n;
-       first += stride * copy_back_unroll)
-  {
-    Key keys[copy_back_unroll];
-#pragma unroll
-    for (int u = 0; u < copy_back_unroll; ++u)
-    {
-      const std::size_t i = first + u * stride;
-      if (i < n)
-      {
-        keys[u] = keys_from[i];
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < copy_back_unroll; ++u)
-    {
-      const std::size_t i = first + u * stride;
-      if (i < n)
-      {
-        keys_to[i] = keys[u];
-      }
-    }
-    if (values_to != nullptr)
-    {
-#pragma unroll
-      for (int u = 0; u < copy_back_unroll; ++u)
-      {
-        const std::size_t i = first + u * stride;
-        if (i < n)
-        {
-          values_to[i] = values_from[i];
-        }
-      }
-    }
-  }
-}
 
 //! Launches one pass kernel over `tiles` tiles: one block per tile, and for a Persistent shape at
 //! most as many as the device holds at once (the blocks loop over the tiles; a skipped pass then
@@ -386,6 +295,6 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   }
 }
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -18,7 +18,7 @@ namespace sweep
 {
 namespace detail
 {
-namespace radix
+namespace sort_impl
 {
 
 template <std::size_t Bytes>
@@ -213,6 +213,6 @@ template <class Key, class Compare>
 constexpr bool is_greater_v = std::is_same<Compare, ::cuda::std::greater<Key>>::value
                            || std::is_same<Compare, ::cuda::std::greater<void>>::value;
 
-} // namespace radix
+} // namespace sort_impl
 } // namespace detail
 } // namespace sweep

@@ -1,0 +1,141 @@
+// The sort's kernels, thin: the digit pass runs the block-level agent (agent.cuh) over its tiles;
+// the upfront histogram (upfront_histogram.cuh) and the one-block sort (single_block.cuh) have their
+// own headers; the copies around the passes, decided on the device by the route summary (plan.hpp),
+// are here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <sweep/detail/sort/agent.cuh>
+#include <sweep/detail/sort/plan.hpp>
+#include <sweep/detail/sort/single_block.cuh>
+#include <sweep/detail/sort/upfront_histogram.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+namespace sort_impl
+{
+
+//! One digit pass over one portion. Blocks take tile indices in start order (block_next_tile), so a
+//! tile only waits in its look-back on tiles that running blocks hold. Shape::persistent: launched
+//! with at most as many blocks as the GPU holds at once, each block takes tiles in turn until the
+//! portion's tiles are all taken, and a skipped pass costs one ticket per resident block instead of
+//! one per tile; otherwise one block per tile (docs/design/sort.md, "Persistent blocks").
+//! Shape (pass_shape) gives the tile and the blocks per SM: while one block waits in its look-back
+//! another streams keys. Offset is the type of global positions: std::uint32_t when every position
+//! of the sort fits it (fewer instructions a key), else 64-bit.
+template <class Key, class Value, bool HasValues, bool Descending, class Shape, class Offset>
+__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pass_kernel(pass_args<Key, Value> args)
+{
+  using agent = onesweep_agent<Key, Value, HasValues, Descending, Shape, Offset>;
+  __shared__ typename agent::shared_storage smem;
+  agent block(smem, args);
+  if constexpr (Shape::persistent)
+  {
+    while (block.start())
+    {
+      block.process_tile();
+      __syncthreads(); // every thread is done with this tile's shared memory before start() zeroes it
+    }
+  }
+  else if (block.start())
+  {
+    block.process_tile();
+  }
+}
+
+//! Index sorts: copies the values aside for the final gather, unless no pass ran (route summary).
+template <class T, class It>
+__global__ void copy_in_kernel(const std::uint32_t* summary, It in, T* out, std::size_t n)
+{
+  if (pass_route::runs(*summary) == 0)
+  {
+    return;
+  }
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    out[i] = in[i];
+  }
+}
+
+//! Index sorts: out[i] = in[permutation[i]], where the permutation is the position buffer that holds
+//! the result (route summary); nothing when no pass ran (the permutation is the identity).
+template <class T, class It>
+__global__ void gather_kernel(const std::uint32_t* summary,
+                              const T* in,
+                              const std::uint32_t* positions0,
+                              const std::uint32_t* positions1,
+                              It out,
+                              std::size_t n)
+{
+  const std::uint32_t s = *summary;
+  if (pass_route::runs(s) == 0)
+  {
+    return;
+  }
+  const std::uint32_t* permutation = (s & pass_route::result_bit) != 0 ? positions1 : positions0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    out[i] = in[permutation[i]];
+  }
+}
+
+constexpr int copy_back_unroll = 4;
+
+//! The result is in the second buffer when an odd number of passes ran (route summary): copy it
+//! back (keys, and values when they moved with the keys). Decided on the device like the skipping.
+template <class Key, class Value>
+__global__ void copy_back_kernel(const std::uint32_t* summary, const Key* keys_from, Key* keys_to,
+                                 const Value* values_from, Value* values_to, std::size_t n)
+{
+  if ((*summary & pass_route::result_bit) == 0)
+  {
+    return;
+  }
+  // Unrolled: with a grid of one wave, each thread keeps copy_back_unroll loads in flight.
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; first < n;
+       first += stride * copy_back_unroll)
+  {
+    Key keys[copy_back_unroll];
+#pragma unroll
+    for (int u = 0; u < copy_back_unroll; ++u)
+    {
+      const std::size_t i = first + u * stride;
+      if (i < n)
+      {
+        keys[u] = keys_from[i];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < copy_back_unroll; ++u)
+    {
+      const std::size_t i = first + u * stride;
+      if (i < n)
+      {
+        keys_to[i] = keys[u];
+      }
+    }
+    if (values_to != nullptr)
+    {
+#pragma unroll
+      for (int u = 0; u < copy_back_unroll; ++u)
+      {
+        const std::size_t i = first + u * stride;
+        if (i < n)
+        {
+          values_to[i] = values_from[i];
+        }
+      }
+    }
+  }
+}
+
+} // namespace sort_impl
+} // namespace detail
+} // namespace sweep
