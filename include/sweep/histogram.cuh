@@ -132,6 +132,9 @@ __host__ CountIt histogram_range(thrust::system::detail::sequential::execution_p
 // ---- histogram (bin indices) ---------------------------------------------------------------------
 
 //! sweep and Thrust CUDA policies (see histogram_even).
+//! Its first lines repeat histogram_even's on purpose: each entry point states its own type checks
+//! and iterator unwrapping next to the call it makes (a shared helper would hide which types reach
+//! the dispatch).
 template <class Derived, class InputIt, class CountIt>
 __host__ CountIt histogram(
   thrust::cuda_cub::execution_policy<Derived>& policy, InputIt first, InputIt last, CountIt counts, int num_bins)

@@ -1,5 +1,6 @@
 // Tuning of sweep's copy_if kernel: one constexpr struct, written where it is used. Plain C++ (no
-// CUDA keywords) so that the host-only unit tests can check the tile arithmetic built on it.
+// CUDA keywords) so that the host-only unit tests can check the tile arithmetic built on it. Laid out
+// like histogram/tuning.hpp and sort/tuning.hpp on purpose (one shape for the three algorithms).
 #pragma once
 
 namespace sweep

@@ -21,6 +21,8 @@ namespace detail
 namespace sort_impl
 {
 
+//! The unsigned integer of Bytes bytes: one specialization per key width (repeated by design; the
+//! missing widths must not compile).
 template <std::size_t Bytes>
 struct unsigned_of;
 template <>

@@ -62,6 +62,9 @@ struct execute_on_stream_base : execution_policy<Derived>
 };
 
 //! A sweep policy bound to a stream that skips every synchronization not needed for correctness.
+//! Deliberately a second class with the same stream members as execute_on_stream_base, not a class
+//! derived from it: it mirrors Thrust's execute_on_stream / execute_on_stream_nosync pair, whose
+//! overloads (get_stream, must_perform_optional_stream_synchronization) match on these exact bases.
 template <class Derived>
 struct execute_on_stream_nosync_base : execution_policy<Derived>
 {
