@@ -169,6 +169,16 @@ void check_pattern(std::size_t n, unsigned varying, Compare comp, std::uint64_t 
   }
 }
 
+//! Holds the persistent passes' grid to `blocks` blocks while in scope (back to no limit however
+//! the test ends).
+struct grid_limit
+{
+  explicit grid_limit(unsigned blocks) { sweep::detail::sort_impl::persistent_grid_limit() = blocks; }
+  ~grid_limit() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
+  grid_limit(const grid_limit&)            = delete;
+  grid_limit& operator=(const grid_limit&) = delete;
+};
+
 } // namespace
 
 TEST_CASE("pass skipping: every pattern of constant bytes of 4-byte keys", "[sort][skip]")
@@ -226,13 +236,9 @@ TEST_CASE("persistent passes: a few blocks loop over every tile", "[sort][skip][
   // with one block, on its own earlier tiles). Skipped and running passes, every `how`.
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
-  struct limit_guard // back to no limit however the test ends
-  {
-    ~limit_guard() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
-  } reset;
   for (unsigned blocks : {1u, 2u, 3u})
   {
-    sweep::detail::sort_impl::persistent_grid_limit() = blocks;
+    const grid_limit held(blocks);
     INFO("grid held to " << blocks << " blocks");
     const std::size_t n = sweep::detail::sort_impl::pass_skip_min_keys + 12345;
     for (unsigned varying : {0xfu, 0x3u, 0x7u})
@@ -247,11 +253,7 @@ TEST_CASE("persistent passes, small enough for compute-sanitizer: two blocks, tw
 {
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
-  struct limit_guard
-  {
-    ~limit_guard() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
-  } reset;
-  sweep::detail::sort_impl::persistent_grid_limit() = 2;
+  const grid_limit held(2);
   check_pattern<std::uint32_t>(sweep::detail::sort_impl::pass_skip_min_keys + 12345, 0x3u, thrust::less<std::uint32_t>(),
                                seed, s.stream);
 }
