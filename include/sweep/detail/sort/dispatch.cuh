@@ -46,6 +46,22 @@ inline std::atomic<unsigned>& persistent_grid_limit()
   return limit;
 }
 
+//! Test hook: when not 0, the most blocks the upfront histogram launches (so that small sorts make
+//! each block count in several chunks). Read when a sort is enqueued.
+inline std::atomic<unsigned>& histogram_grid_limit()
+{
+  static std::atomic<unsigned> limit{0};
+  return limit;
+}
+
+//! Test hook: when true, the upfront histogram counts in 8 columns at every size (the form small
+//! inputs and devices short of shared memory use). Read when a sort is enqueued.
+inline std::atomic<bool>& histogram_narrow_only()
+{
+  static std::atomic<bool> narrow{false};
+  return narrow;
+}
+
 static_assert(tile_word32_limit == tile_word<std::uint32_t>::value_limit, "plan.hpp: tile word limit");
 
 // How values travel: not at all, moved with the keys in every pass, or as 32-bit positions that are
@@ -161,13 +177,28 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   const bool allow_skip = n >= pass_skip_min_keys && pass_skipping_enabled().load(std::memory_order_relaxed);
   {
     // Also decides, on the device, which passes run and through which buffers (route).
+    // 32 columns where they fit, else 8; small inputs 8: their few blocks are latency-bound, and 32
+    // columns cost each block 4x the shared memory to clear and add up.
     constexpr int threads = tuning::histogram_threads;
-    const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_items;
-    const std::size_t cap       = static_cast<std::size_t>(current_device_info().sm_count) * 4;
-    const unsigned blocks = static_cast<unsigned>(std::max<std::size_t>(1, std::min(ceil_div(n, per_block), cap)));
-    upfront_histogram_kernel<Key, Descending, threads>
-      <<<blocks, threads, 0, stream>>>(
-        keys, n, hist, bin_data, route, counter0, static_cast<int>(portions), allow_skip, histogram_done);
+    constexpr int unroll  = tuning::histogram_unroll;
+    const unsigned limit  = histogram_grid_limit().load(std::memory_order_relaxed);
+    const bool narrow_only = use_small_shape(n) || histogram_narrow_only().load(std::memory_order_relaxed);
+    const unsigned wide_resident = narrow_only ? 0u : upfront_histogram_blocks<Key, Descending, threads, unroll, 5>();
+    const unsigned resident =
+      wide_resident != 0 ? wide_resident : upfront_histogram_blocks<Key, Descending, threads, unroll, 3>();
+    const std::size_t per_block = static_cast<std::size_t>(threads) * tuning::histogram_min_keys_per_thread;
+    const unsigned blocks       = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(ceil_div(n, per_block), limit != 0 ? limit : resident)));
+    if (wide_resident != 0)
+    {
+      launch_upfront_histogram<Key, Descending, threads, unroll, 5>(
+        blocks, stream, keys, n, hist, bin_data, route, counter0, static_cast<int>(portions), allow_skip, histogram_done);
+    }
+    else
+    {
+      launch_upfront_histogram<Key, Descending, threads, unroll, 3>(
+        blocks, stream, keys, n, hist, bin_data, route, counter0, static_cast<int>(portions), allow_skip, histogram_done);
+    }
     check_launch("sweep::sort: histogram kernel");
   }
 
