@@ -1,5 +1,6 @@
 // sweep::par sort of floating-point keys (float, double, __half, __nv_bfloat16) against
 // thrust::device, with -0.0/+0.0, NaNs of both signs and infinities mixed in.
+#include "histogram_checks.cuh"
 #include "sort_test_common.cuh"
 
 #include <cuda/std/functional>
@@ -99,4 +100,14 @@ TEST_CASE("sort __half and __nv_bfloat16 keys matches thrust", "[sort][keys][flo
     sweep_test::check_keys(h, thrust::greater<__half>(), "half greater");
     sweep_test::check_keys(b, thrust::less<__nv_bfloat16>(), "bfloat16 less");
   }
+}
+
+TEST_CASE("upfront histogram: floating-point keys not 16-byte aligned, and in chunks of 8 columns", "[sort][histogram]")
+{
+  const std::uint64_t seed = sweep_test::test_seed();
+  sweep_test::check_offsets<float>(thrust::greater<float>(), seed);
+  sweep_test::check_offsets<double>(thrust::less<double>(), seed);
+  const sweep_test::narrow_histogram narrow;
+  sweep_test::check_chunks<float>((std::size_t(1) << 20) + 1, 4, thrust::less<float>(), seed + 5);
+  sweep_test::check_chunks<double>((std::size_t(1) << 21) + 3, 1, cuda::std::greater<double>(), seed + 6);
 }
