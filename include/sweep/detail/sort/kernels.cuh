@@ -1,7 +1,7 @@
-// The sort's kernels, thin: the digit pass runs the block-level agent (agent.cuh) over its tiles;
-// the upfront histogram (upfront_histogram.cuh) and the one-block sort (single_block.cuh) have their
-// own headers; the copies around the passes, decided on the device by the route summary (plan.hpp),
-// are here.
+// The sort's kernels, thin: the digit pass runs the block-level agent (agent.cuh) over its tiles, the
+// one-block sort runs its agent (single_block.cuh); the upfront histogram (upfront_histogram.cuh)
+// has its own header; the copies around the passes, decided on the device by the route summary
+// (plan.hpp), are here.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +45,21 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pa
   {
     block.process_tile();
   }
+}
+
+//! Sorts keys[0, n) (and values[0, n) along) in place with one block of Threads threads,
+//! n <= Threads * Items (single_block_agent).
+template <class Key, class ValueIt, bool HasValues, bool Descending, int Threads, int Items>
+__global__ void __launch_bounds__(Threads) single_block_sort_kernel(Key* keys, ValueIt values, int n)
+{
+  using agent = single_block_agent<Key, ValueIt, HasValues, Descending, Threads, Items>;
+  __shared__ typename agent::shared_storage temp;
+  agent block(temp, keys, values, n);
+  block.load();
+  block.sort();
+  block.gather();
+  __syncthreads(); // all reads of the input are done
+  block.store();
 }
 
 //! Index sorts: copies the values aside for the final gather, unless no pass ran (route summary).
