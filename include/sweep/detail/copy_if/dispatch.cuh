@@ -15,7 +15,7 @@
 #include <sweep/detail/util/call_scratch.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
-#include <sweep/detail/util/occupancy.cuh>
+#include <sweep/detail/util/kernel_tuning.cuh>
 #include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/stream.hpp>
 #include <sweep/detail/util/temp_storage.cuh>

@@ -18,8 +18,8 @@
 #include <sweep/detail/sort/tuning.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/kernel_tuning.cuh>
 #include <sweep/detail/util/math.hpp>
-#include <sweep/detail/util/occupancy.cuh>
 #include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/temp_storage.cuh>
 

@@ -1,0 +1,80 @@
+// What host code knows of one of sweep's kernels on the current device, found once per device and
+// kernel: the architecture its code was compiled for, which chose the kernel's tuning struct at
+// compile time (util/arch.hpp), what the dispatcher derives from that struct, and how many of its
+// blocks the device holds at once.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+#include <sweep/detail/util/arch.hpp>
+#include <sweep/detail/util/device_info.hpp>
+#include <sweep/detail/util/error.hpp>
+
+namespace sweep
+{
+namespace detail
+{
+
+//! The architecture (util/arch.hpp, tuning_arch) of `kernel`'s code on the current device: its PTX
+//! version x 10, the virtual architecture that code was compiled for, which is what __CUDA_ARCH__ was
+//! when the kernel chose its tuning struct. Not the device's compute capability: a binary whose newest
+//! code for the device is older (sm_80 code on an sm_90 device, or PTX the driver compiles there) runs
+//! the tuning of that older architecture. A driver call: callers cache (per_kernel_value).
+__host__ inline int kernel_arch_uncached(const void* kernel)
+{
+  cudaFuncAttributes attributes{};
+  throw_on_error(cudaFuncGetAttributes(&attributes, kernel), "sweep: kernel attributes");
+  return tuning_arch(attributes.ptxVersion * 10);
+}
+
+//! Blocks of `kernel` (block_threads threads, static shared memory only) that the current device
+//! holds at once, at least one per SM. Uncached (callers cache).
+__host__ inline unsigned resident_blocks_uncached(const void* kernel, int block_threads)
+{
+  int per_sm = 0;
+  throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0),
+                 "sweep: kernel occupancy");
+  return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(current_device_info().sm_count);
+}
+
+template <auto Kernel, class T>
+struct per_kernel_tag
+{};
+
+//! make(arch, device) for `Kernel` on the current device, where arch is kernel_arch_uncached(Kernel):
+//! what the host derives from the tuning struct the kernel's code was compiled with (its tile, its
+//! grid). Computed once per device, kernel and T (thread-safe) and then cached: after the first call a
+//! lookup is one cudaGetDevice and one atomic load. The kernel is the template argument because kernels
+//! of one signature share a pointer type, not their tuning. Throws like once_per_device, and what
+//! `make` throws (the next call tries again).
+template <auto Kernel, class T, class Make>
+__host__ const T& per_kernel_value(Make&& make)
+{
+  return once_per_device<per_kernel_tag<Kernel, T>, T>([&](int device) {
+    return make(kernel_arch_uncached(reinterpret_cast<const void*>(Kernel)), device);
+  });
+}
+
+//! kernel_arch_uncached(Kernel) for the current device, found once per device and kernel.
+template <auto Kernel>
+__host__ int kernel_arch()
+{
+  return per_kernel_value<Kernel, int>([](int arch, int) {
+    return arch;
+  });
+}
+
+//! Blocks of `Kernel` (block_threads threads, static shared memory only) that the current device
+//! holds at once, at least one per SM; computed once per device and kernel.
+template <auto Kernel>
+__host__ unsigned resident_blocks(int block_threads)
+{
+  return once_per_device<std::integral_constant<decltype(Kernel), Kernel>, unsigned>([block_threads](int) {
+    return resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), block_threads);
+  });
+}
+
+} // namespace detail
+} // namespace sweep
