@@ -84,7 +84,7 @@ __host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
                                std::integral_constant<bool, HasStencil>)
 {
   using value_type = typename thrust::iterator_traits<InputIt>::value_type;
-  if constexpr (!copy_if_impl::tile_shape<value_type>::supported)
+  if constexpr (!copy_if_impl::supported_type<value_type>)
   {
     // Too large to stage a tile in shared memory: Thrust's own kernel (same stream and allocator).
     if constexpr (HasStencil)

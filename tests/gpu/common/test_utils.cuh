@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <sweep/detail/util/kernel_tuning.cuh>
+
 #include "../../common/mix64.hpp" // sweep_test::mix64
 
 namespace sweep_test
@@ -206,6 +208,21 @@ void require_poison_intact(const thrust::device_vector<T>& v, std::size_t from, 
   {
     FAIL("byte " << (bad - bytes.begin()) << " past the end was overwritten");
   }
+}
+
+//! A kernel of this test binary (never launched): its code is compiled for the same architectures
+//! as every sweep kernel the binary holds.
+template <int>
+__global__ void arch_probe_kernel()
+{}
+
+//! The architecture (sweep::detail::tuning_arch) of the sweep kernels this binary runs on the current
+//! device, found as the library finds it for its own kernels: their tuning, so the tile sizes that
+//! test sizes are built around. Call it inside a test case, never from a static initializer (the
+//! binary must list its tests on machines without a GPU).
+inline int tuned_arch()
+{
+  return sweep::detail::kernel_arch<&arch_probe_kernel<0>>();
 }
 
 //! The sizes every algorithm is tested at: 0, 1, 31, 32, 33, tile-1, tile, tile+1, many tiles

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <sweep/copy_if.cuh>
+#include <sweep/detail/copy_if/plan.hpp>
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -36,6 +37,13 @@ struct s32
   double d[4];
 };
 static_assert(sizeof(s12) == 12 && sizeof(s24) == 24 && sizeof(s16) == 16 && sizeof(s32) == 32, "test types");
+
+//! The copy_if tile of T that sweep's kernel in this binary uses on the current device.
+template <class T>
+std::size_t copy_if_tile()
+{
+  return sweep::detail::copy_if_impl::tile_dims_for<T>(tuned_arch()).tile_items;
+}
 
 //! Keeps about pct% of the values, decided by a hash of the value's bytes (any trivially copyable T).
 template <class T>

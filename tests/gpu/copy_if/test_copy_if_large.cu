@@ -102,18 +102,18 @@ TEST_CASE("copy_if with many tiles per block: looping blocks and the delayed loo
   // More tiles than the resident grid holds (about 4 blocks of 512 threads an SM), so blocks loop
   // over several tiles and every tile sleeps before its first poll, on a GPU of any SM count.
   const std::size_t sms     = static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
-  const std::size_t float_n = 40 * sweep::detail::copy_if_impl::tile_shape<float>::tile_items * sms + 3;
+  const std::size_t float_n = 40 * sweep_test::copy_if_tile<float>() * sms + 3;
   const auto floats         = sweep_test::random_vector<float>(float_n, sweep_test::test_seed() + 31);
   for (unsigned pct : {0u, 50u, 100u})
   {
     check_against_thrust<float>(sweep::par, floats.begin() + 1, float_n - 1, keep_percent<float>{pct},
                                 "float, many tiles, keep " + std::to_string(pct) + "%", 3);
   }
-  const std::size_t byte_n = 12 * sweep::detail::copy_if_impl::tile_shape<std::uint8_t>::tile_items * sms + 5;
+  const std::size_t byte_n = 12 * sweep_test::copy_if_tile<std::uint8_t>() * sms + 5;
   const auto bytes         = sweep_test::random_vector<std::uint8_t>(byte_n, sweep_test::test_seed() + 32);
   check_against_thrust<std::uint8_t>(sweep::par, bytes.begin(), byte_n, keep_percent<std::uint8_t>{50},
                                      "uint8, many tiles, keep 50%");
-  const std::size_t u64_n = 20 * sweep::detail::copy_if_impl::tile_shape<std::uint64_t>::tile_items * sms;
+  const std::size_t u64_n = 20 * sweep_test::copy_if_tile<std::uint64_t>() * sms;
   const auto u64s         = sweep_test::random_vector<std::uint64_t>(u64_n, sweep_test::test_seed() + 33);
   check_against_thrust<std::uint64_t>(sweep::par, u64s.begin(), u64_n, keep_percent<std::uint64_t>{95},
                                       "uint64, many tiles, keep 95%");
@@ -144,7 +144,7 @@ TEST_CASE("copy_if from several host threads at once: each thread's count word a
   // Small calls reuse per-thread storage (call_scratch.hpp): a pinned count word and a device buffer
   // for the tile state. Four threads on four streams run lone-tile, few-tile and many-tile calls at
   // the same time; every count and every output must be the one stock Thrust gives.
-  constexpr std::size_t tile = sweep::detail::copy_if_impl::tile_shape<float>::tile_items;
+  const std::size_t tile = sweep_test::copy_if_tile<float>();
   const std::size_t sizes[]  = {1, 777, tile - 1, 3 * tile + 5, 37 * tile + 11, 400 * tile + 1};
   constexpr int threads      = 4;
   constexpr int rounds       = 5;
@@ -217,7 +217,7 @@ TEST_CASE("copy_if still works after cudaDeviceReset (its per-thread storage is 
   // A reset frees every allocation of the old context, including the thread's count word and
   // buffer, which sweep must then not use. Every test case makes its own device data, so the cases
   // that Catch2 happens to run after this one do not mind the reset.
-  constexpr std::size_t tile = sweep::detail::copy_if_impl::tile_shape<float>::tile_items;
+  const std::size_t tile = sweep_test::copy_if_tile<float>();
   for (int generation = 0; generation < 3; ++generation)
   {
     for (std::size_t n : {std::size_t(100), 5 * tile + 7})

@@ -15,7 +15,7 @@ namespace
 template <class T>
 void sweep_sizes_and_selectivity(const char* name)
 {
-  const std::size_t tile = sweep::detail::copy_if_impl::tile_shape<T>::tile_items;
+  const std::size_t tile = sweep_test::copy_if_tile<T>();
   const auto sizes       = sweep_test::edge_sizes(tile);
   const auto data        = sweep_test::random_vector<T>(sizes.back(), sweep_test::test_seed());
   for (std::size_t n : sizes)
@@ -30,7 +30,7 @@ void sweep_sizes_and_selectivity(const char* name)
 template <class T>
 void misaligned_starts(const char* name)
 {
-  const std::size_t tile = sweep::detail::copy_if_impl::tile_shape<T>::tile_items;
+  const std::size_t tile = sweep_test::copy_if_tile<T>();
   const auto data        = sweep_test::random_vector<T>(3 * tile + 64, sweep_test::test_seed() + 1);
   for (std::size_t in_offset : {1u, 3u, 7u, 15u})
   {
@@ -124,6 +124,6 @@ static_assert(alignof(aligned32) == 32 && sizeof(aligned32) == 32, "an over-alig
 
 TEST_CASE("copy_if of an over-aligned type (alignas(32)) takes Thrust's kernel and matches", "[copy_if][types]")
 {
-  STATIC_REQUIRE_FALSE(sweep::detail::copy_if_impl::tile_shape<aligned32>::supported);
+  STATIC_REQUIRE_FALSE(sweep::detail::copy_if_impl::supported_type<aligned32>);
   sweep_sizes_and_selectivity<aligned32>("alignas(32)");
 }

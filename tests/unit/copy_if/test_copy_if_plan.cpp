@@ -1,14 +1,24 @@
-// Host-only checks of copy_if's tile arithmetic: load paths per value type, tile sizes, the vector
-// path's alignment head, tile counts past 2^31 items and the temporary-storage parts.
+// Host-only checks of copy_if's tile arithmetic: load paths per value type, tile sizes under each
+// architecture's tuning and the fit of those tunings, the vector path's alignment head, tile counts
+// past 2^31 items and the temporary-storage parts.
 #include <sweep/detail/copy_if/plan.hpp>
+#include <sweep/detail/copy_if/tuning.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
+namespace ci = sweep::detail::copy_if_impl;
 using sweep::detail::copy_if_impl::make_tile_plan;
-using sweep::detail::copy_if_impl::tile_shape;
 using sweep::detail::copy_if_impl::vector_head;
+
+namespace
+{
+//! sm_90's tile (the H200's, measured).
+template <class T>
+using tile_shape = ci::tile_shape<T, ci::tuning_sm90>;
+} // namespace
 
 namespace
 {
@@ -27,6 +37,10 @@ struct alignas(16) s16
 struct s64
 {
   double d[8];
+};
+struct s128 // the largest type sweep's kernel takes
+{
+  double d[16];
 };
 struct s256
 {
@@ -70,15 +84,76 @@ TEST_CASE("tile_shape tile sizes: 64 bytes per thread, 512 threads for vector ty
   STATIC_REQUIRE(tile_shape<std::uint8_t>::block_threads * tile_shape<std::uint8_t>::vec < 65536);
   // Staging stays within the budget: large types take fewer rows, huge ones go to Thrust.
   STATIC_REQUIRE(tile_shape<s64>::rows == 2);
-  STATIC_REQUIRE(tile_shape<s64>::supported);
-  STATIC_REQUIRE_FALSE(tile_shape<s256>::supported);
+  STATIC_REQUIRE(ci::supported_type<s64>);
+  STATIC_REQUIRE(ci::supported_type<s128>);
+  STATIC_REQUIRE_FALSE(ci::supported_type<s256>);
   STATIC_REQUIRE(tile_shape<s24>::staging_bytes == 1024 * 24 + 16);
   // Over-aligned types go to Thrust too (the staging buffer is 16-byte aligned).
   struct alignas(32) over_aligned
   {
     float x;
   };
-  STATIC_REQUIRE_FALSE(tile_shape<over_aligned>::supported);
+  STATIC_REQUIRE_FALSE(ci::supported_type<over_aligned>);
+}
+
+TEST_CASE("copy_if tunings: sm_90's on sm_80, sm_90 and sm_100, sized-from-limits ones elsewhere", "[copy_if][arch]")
+{
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<800>, ci::tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<900>, ci::tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<1000>, ci::tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<860>, ci::tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<890>, ci::tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<1200>, ci::tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<750>, ci::tuning_sm75>::value);
+  // The host compiler's pass parses the kernels with some valid struct.
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<0>, ci::tuning_sm90>::value);
+  // Every struct fits the architectures it is chosen for: the vector path's blocks per SM (threads
+  // and shared memory) and one row of the largest type in static shared memory.
+  for (int arch : sweep::detail::tuning_archs)
+  {
+    const sweep::detail::arch_limits limits = sweep::detail::limits_of(arch);
+    const bool fits = sweep::detail::with_tuning_arch(arch, [&](auto a) {
+      using tuning = ci::tuning_for<decltype(a)::value>;
+      CHECK(tuning::vector_block_threads * tuning::vector_blocks_per_sm <= limits.threads_per_sm);
+      CHECK(tuning::vector_blocks_per_sm * sweep::detail::shared_footprint(limits, ci::vector_block_shared_bytes<tuning>())
+            <= limits.shared_per_sm);
+      return ci::fits<tuning>(limits);
+    });
+    CHECK(fits);
+  }
+  // sm_90's four blocks would not fit the smaller SMs: the reason for their structs.
+  CHECK_FALSE(ci::fits<ci::tuning_sm90>(sweep::detail::limits_of(860)));
+  CHECK_FALSE(ci::fits<ci::tuning_sm90>(sweep::detail::limits_of(750)));
+  CHECK_FALSE(ci::fits<ci::tuning_sm86>(sweep::detail::limits_of(750)));
+}
+
+TEST_CASE("copy_if tiles per architecture: the same load paths, sm_75 stages half as much", "[copy_if][arch]")
+{
+  // sm_86's tiles are sm_90's: only the blocks per SM differ.
+  STATIC_REQUIRE(ci::tile_shape<float, ci::tuning_sm86>::tile_items == tile_shape<float>::tile_items);
+  STATIC_REQUIRE(ci::tile_shape<s24, ci::tuning_sm86>::tile_items == tile_shape<s24>::tile_items);
+  // sm_75: 16 KiB tiles; the vector path keeps 512 threads with 2 rows.
+  STATIC_REQUIRE(ci::tile_shape<float, ci::tuning_sm75>::block_threads == 512);
+  STATIC_REQUIRE(ci::tile_shape<float, ci::tuning_sm75>::rows == 2);
+  STATIC_REQUIRE(ci::tile_shape<float, ci::tuning_sm75>::tile_items == 4096);
+  STATIC_REQUIRE(ci::tile_shape<std::uint8_t, ci::tuning_sm75>::tile_items == 512 * 32);
+  STATIC_REQUIRE(ci::tile_shape<s24, ci::tuning_sm75>::rows == 2);
+  // The largest supported type still stages one row (32 KiB) under the 16 KiB budget.
+  STATIC_REQUIRE(ci::tile_shape<s128, ci::tuning_sm75>::rows == 1);
+  STATIC_REQUIRE(ci::tile_shape<s128, ci::tuning_sm75>::staging_bytes == 256 * 128 + 16);
+  // The load path does not depend on the tuning.
+  STATIC_REQUIRE(ci::tile_shape<float, ci::tuning_sm75>::vectorizable);
+  STATIC_REQUIRE_FALSE(ci::tile_shape<s12, ci::tuning_sm75>::vectorizable);
+
+  // tile_dims_for: what the host launches for a kernel compiled for each architecture.
+  CHECK(ci::tile_dims_for<float>(900).block_threads == 512);
+  CHECK(ci::tile_dims_for<float>(900).tile_items == 8192);
+  CHECK(ci::tile_dims_for<float>(1000).tile_items == 8192);
+  CHECK(ci::tile_dims_for<float>(800).tile_items == 8192);
+  CHECK(ci::tile_dims_for<float>(890).tile_items == 8192);
+  CHECK(ci::tile_dims_for<float>(750).tile_items == 4096);
+  CHECK(ci::tile_dims_for<s12>(750).block_threads == 256);
+  CHECK(ci::tile_dims_for<s12>(870).tile_items == 1024);
 }
 
 TEST_CASE("vector_head aligns the first chunk down to 16 bytes", "[copy_if]")

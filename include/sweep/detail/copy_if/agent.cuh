@@ -69,10 +69,12 @@ __device__ __forceinline__ std::uint32_t funnel_shift(std::uint32_t lo, std::uin
   return __funnelshift_r(lo, hi, shift);
 }
 
-template <class T, class Paths, class Params, class InputIt, class StencilIt, class OutputIt, class Pred>
+//! The block-level steps of copy_if over tiles of items of T under Tuning (the struct the kernel's
+//! architecture chose: tuning.hpp, tuning_for).
+template <class T, class Tuning, class Paths, class Params, class InputIt, class StencilIt, class OutputIt, class Pred>
 struct agent
 {
-  using shape                        = tile_shape<T>;
+  using shape                        = tile_shape<T, Tuning>;
   static constexpr int block_threads = shape::block_threads;
   static constexpr int rows          = shape::rows;
   static constexpr int vec           = shape::vec;
@@ -100,8 +102,8 @@ struct agent
 
   //! warp_lookback's initial delay (tuning): measured for the vector load path only.
   static constexpr unsigned lookback_delay_ns = !Paths::load_vectors ? 0u
-                                              : sizeof(T) >= 4       ? tuning::lookback_delay_ns
-                                                                     : tuning::small_lookback_delay_ns;
+                                              : sizeof(T) >= 4       ? Tuning::lookback_delay_ns
+                                                                     : Tuning::small_lookback_delay_ns;
 
   __device__ T* staged() const
   {

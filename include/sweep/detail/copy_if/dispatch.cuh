@@ -34,6 +34,27 @@ struct is_pointer_to : std::integral_constant<bool,
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
 
+//! What the host launches a select_kernel over items of T with on the current device: the
+//! architecture its code was compiled for, that architecture's tile (tile_dims_for: the tuning the
+//! kernel's code chose at compile time) and the blocks of that tile the device holds at once. Found
+//! once per device and kernel; then a lookup costs one cudaGetDevice and one atomic load. The GPU
+//! tests compare it with what device code uses.
+struct kernel_launch
+{
+  int arch = 0;
+  tile_dims tile;
+  unsigned resident_blocks = 0;
+};
+
+template <class T, auto Kernel>
+__host__ const kernel_launch& launch_for()
+{
+  return per_kernel_value<Kernel, kernel_launch>([](int arch, int) {
+    const tile_dims tile = tile_dims_for<T>(arch);
+    return kernel_launch{arch, tile, resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), tile.block_threads)};
+  });
+}
+
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
 //! item when StencilIt is not no_stencil) holds into `output`, stably. Contiguous iterators
 //! must already be unwrapped to raw pointers. Returns the number selected. Synchronizes the
@@ -43,11 +64,11 @@ template <class T, bool Discard, class Derived, class InputIt, class StencilIt, 
 __host__ std::uint64_t
 dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
 {
-  using shape                       = tile_shape<T>;
-  constexpr bool load_vector_path   = shape::vectorizable && is_pointer_to<InputIt, T>::value;
-  constexpr bool store_vector_path  = !Discard && shape::vectorizable && is_pointer_to<OutputIt, T>::value;
+  constexpr bool load_vector_path   = vectorizable_type<T> && is_pointer_to<InputIt, T>::value;
+  constexpr bool store_vector_path  = !Discard && vectorizable_type<T> && is_pointer_to<OutputIt, T>::value;
   using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard>;
   using params_t                    = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
+  constexpr auto kernel             = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
 
   if (n == 0)
   {
@@ -62,12 +83,14 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
                    "(nor can stock Thrust's)");
   }
 
-  std::uint64_t head = 0;
+  // The tile of the tuning the kernel's code was compiled with.
+  const kernel_launch& launch = launch_for<T, kernel>();
+  std::uint64_t head          = 0;
   if constexpr (load_vector_path)
   {
-    head = vector_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), tuning::row_bytes);
+    head = vector_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), row_bytes);
   }
-  const tile_plan plan = make_tile_plan(n, shape::tile_items, head);
+  const tile_plan plan = make_tile_plan(n, launch.tile.tile_items, head);
   if (plan.tiles > max_tiles)
   {
     throw_invalid_argument("sweep::copy_if", "last - first", "needs more tiles than one launch can hold");
@@ -107,10 +130,9 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
     throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + plan.state_bytes, stream),
                    "sweep::copy_if: clearing the tile state");
   }
-  constexpr auto kernel    = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
-  const std::uint64_t most = resident_blocks<kernel>(shape::block_threads);
+  const std::uint64_t most = launch.resident_blocks;
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
-  kernel<<<grid, shape::block_threads, 0, stream>>>(params);
+  kernel<<<grid, launch.tile.block_threads, 0, stream>>>(params);
   // From here the kernel may run: should anything below throw, the stream is drained before the
   // temporary storage goes back and before the thread's scratch can be reused.
   const drain_stream_on_throw drain{stream};

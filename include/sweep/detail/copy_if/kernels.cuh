@@ -9,7 +9,9 @@
 
 #include <sweep/detail/copy_if/agent.cuh>
 #include <sweep/detail/copy_if/plan.hpp>
+#include <sweep/detail/copy_if/tuning.hpp>
 #include <sweep/detail/lookback/lookback.cuh>
+#include <sweep/detail/util/arch.hpp>
 
 namespace sweep
 {
@@ -18,15 +20,13 @@ namespace detail
 namespace copy_if_impl
 {
 
-//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__): 2048 threads per SM
-//! (32 registers) for the 16-byte vector path with items of 4 bytes or more, where more tiles
-//! in flight per SM hide the look-back's wait; 1 otherwise (1- and 2-byte items carry 16-64 items
-//! a thread and spill under 32 registers; fancy iterators need their registers). Measured on the
-//! H200: docs/design/copy_if.md, variants.
-template <class T, class Paths>
-constexpr int min_blocks()
+//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning:
+//! Tuning::vector_blocks_per_sm for the 16-byte vector path with items of 4 bytes and more, 1
+//! otherwise (tuning.hpp says why).
+template <class T, class Paths, class Tuning>
+__host__ __device__ constexpr int min_blocks()
 {
-  return Paths::load_vectors && sizeof(T) >= 4 ? 2048 / tile_shape<T>::block_threads : 1;
+  return Paths::load_vectors && sizeof(T) >= 4 ? Tuning::vector_blocks_per_sm : 1;
 }
 
 //! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts
@@ -36,12 +36,22 @@ constexpr int min_blocks()
 //! yet started stalls every successor's look-back. Taking the next index at the start of the
 //! previous tile's stores (so the atomic overlaps them) was measured 3-5% slower for 4- to 16-byte
 //! items and 3% faster for 1-byte items (v5), and is not done.
+//! The tuning is the one of the architecture this code is compiled for (tuning_for<compiled_arch>),
+//! never a template parameter: one instantiation per type serves every architecture, and the host
+//! finds the same struct from the kernel's PTX version (dispatch.cuh, launch_for).
 template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
-__global__ void __launch_bounds__(tile_shape<T>::block_threads, (min_blocks<T, Paths>()))
+__global__ void __launch_bounds__(tile_shape<T, tuning_for<compiled_arch>>::block_threads,
+                                  (min_blocks<T, Paths, tuning_for<compiled_arch>>()))
   select_kernel(kernel_params<InputIt, StencilIt, OutputIt, Pred> params)
 {
+  using tuning   = tuning_for<compiled_arch>;
+  using shape    = tile_shape<T, tuning>;
   using params_t = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
-  using agent_t  = agent<T, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
+  using agent_t  = agent<T, tuning, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
+  static_assert(compiled_arch == 0
+                  || blocks_fit(limits_of(compiled_arch), shape::block_threads, min_blocks<T, Paths, tuning>(),
+                                sizeof(typename agent_t::shared_storage)),
+                "copy_if tuning: the blocks per SM the kernel is compiled for do not fit this architecture");
   __shared__ typename agent_t::shared_storage smem;
   const agent_t a{params, smem};
   // One tile: one block, no tile counter and no tile state (the dispatcher allocates and clears
@@ -50,8 +60,8 @@ __global__ void __launch_bounds__(tile_shape<T>::block_threads, (min_blocks<T, P
   std::uint64_t tile = lone ? 0 : block_next_tile(params.tile_counter, smem.tile_slot);
   while (tile < params.tiles)
   {
-    const std::uint64_t tile_base = tile * tile_shape<T>::tile_items;
-    const bool full = tile_base >= params.head && tile_base + tile_shape<T>::tile_items <= params.virtual_items;
+    const std::uint64_t tile_base = tile * shape::tile_items;
+    const bool full = tile_base >= params.head && tile_base + shape::tile_items <= params.virtual_items;
     if (full)
     {
       a.template process<true>(tile);

@@ -1,9 +1,11 @@
-// Host-side arithmetic of sweep's copy_if: which load path a value type takes, the tile size, the
-// alignment head of the vector path, tile count and temporary-storage parts. Plain C++ (host-only
-// unit tests include it); the dispatcher and the kernel take every number from here.
+// Host-side arithmetic of sweep's copy_if: which load path a value type takes, the tile size of each
+// architecture's tuning, the alignment head of the vector path, tile count and temporary-storage
+// parts. Plain C++ (host-only unit tests include it); the dispatcher and the kernel take every number
+// from here.
 #pragma once
 
 #include <sweep/detail/copy_if/tuning.hpp>
+#include <sweep/detail/util/arch.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,32 +18,39 @@ namespace detail
 namespace copy_if_impl
 {
 
-//! The per-value-type shape of a copy_if tile.
+//! Value types sweep's kernel takes (else copy_if runs Thrust's): aligned to at most 16 bytes (the
+//! staging buffer's alignment) and at most max_item_bytes. The same on every architecture: the host
+//! decides at compile time.
+template <class T>
+inline constexpr bool supported_type = alignof(T) <= 16 && sizeof(T) <= max_item_bytes;
+
+//! Loadable as raw 16-byte chunks: trivially copyable, size a power of two <= row_bytes and aligned
+//! to its size (then a chunk never splits an item and any T* is size-aligned). The same on every
+//! architecture: the host chooses the load and store paths at compile time.
+template <class T>
+inline constexpr bool vectorizable_type = std::is_trivially_copyable<T>::value && sizeof(T) <= row_bytes
+                                       && (sizeof(T) & (sizeof(T) - 1)) == 0 && alignof(T) == sizeof(T);
+
+//! The shape of a copy_if tile of value type T under Tuning (tuning.hpp, one struct per architecture).
 //! Item order inside a tile: (row j, thread t, item v): virtual index
 //!   tile * tile_items + (j * block_threads + t) * vec + v,
 //! so in row j the block covers one contiguous span, and thread t's `vec` items are one chunk of
 //! row_bytes bytes when the type is vectorizable (one 16-byte load per thread per row, coalesced).
-template <class T, class Tuning = tuning>
+template <class T, class Tuning>
 struct tile_shape
 {
-  //! Loadable as raw 16-byte chunks: trivially copyable, size a power of two <= row_bytes and
-  //! aligned to its size (then a chunk never splits an item and any T* is size-aligned).
-  static constexpr bool vectorizable = std::is_trivially_copyable<T>::value && sizeof(T) <= Tuning::row_bytes
-                                    && (sizeof(T) & (sizeof(T) - 1)) == 0 && alignof(T) == sizeof(T);
+  static constexpr bool vectorizable = vectorizable_type<T>;
 
   //! Items per thread per row.
-  static constexpr int vec =
-    sizeof(T) < static_cast<std::size_t>(Tuning::row_bytes) ? static_cast<int>(Tuning::row_bytes / sizeof(T)) : 1;
+  static constexpr int vec = sizeof(T) < static_cast<std::size_t>(row_bytes) ? static_cast<int>(row_bytes / sizeof(T)) : 1;
   static constexpr int block_threads = vectorizable ? Tuning::vector_block_threads : Tuning::block_threads;
   static constexpr std::size_t row_staging_bytes = static_cast<std::size_t>(block_threads) * vec * sizeof(T);
-  //! Fits in the shared staging budget with at least one row, and is aligned to at most 16 bytes
-  //! (the staging buffer's alignment); else copy_if uses Thrust's kernel.
-  static constexpr bool supported =
-    alignof(T) <= 16 && row_staging_bytes <= static_cast<std::size_t>(Tuning::max_staging_bytes);
-  static constexpr int rows =
-    supported && Tuning::max_staging_bytes / row_staging_bytes < static_cast<std::size_t>(Tuning::rows)
-      ? static_cast<int>(Tuning::max_staging_bytes / row_staging_bytes)
-      : Tuning::rows;
+  static constexpr bool supported                = supported_type<T>;
+  //! As many rows as the staging budget holds, at most Tuning::rows and at least one.
+  static constexpr std::size_t rows_in_budget = Tuning::max_staging_bytes / row_staging_bytes;
+  static constexpr int rows                   = rows_in_budget < 1 ? 1
+                                              : rows_in_budget < static_cast<std::size_t>(Tuning::rows) ? static_cast<int>(rows_in_budget)
+                                                                                                        : Tuning::rows;
   static constexpr int items_per_thread = rows * vec;
   static constexpr std::size_t tile_items = static_cast<std::size_t>(block_threads) * items_per_thread;
   //! Bytes of the shared staging buffer (selected items of one tile, plus one 16-byte chunk of
@@ -52,6 +61,24 @@ struct tile_shape
   static_assert(static_cast<long long>(block_threads) * vec < 65536,
                 "copy_if tuning: a row's total count must fit 16 bits");
 };
+
+//! What the host needs of a tile_shape, for the tuning chosen at run time (dispatch.cuh).
+struct tile_dims
+{
+  int block_threads        = 0;
+  std::uint64_t tile_items = 0;
+};
+
+//! The tile of value type T under the tuning of architecture `arch` (util/arch.hpp): the tile that a
+//! kernel whose code was compiled for `arch` uses.
+template <class T>
+tile_dims tile_dims_for(int arch)
+{
+  return with_tuning_arch(arch, [](auto a) {
+    using shape = tile_shape<T, tuning_for<decltype(a)::value>>;
+    return tile_dims{shape::block_threads, shape::tile_items};
+  });
+}
 
 //! The number of items the vector path's first tile starts before `first` so that every chunk is
 //! row_bytes-aligned: (address % row_bytes) / item_bytes. Zero for the per-item path.

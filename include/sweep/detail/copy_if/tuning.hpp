@@ -1,7 +1,13 @@
-// Tuning of sweep's copy_if kernel: one constexpr struct, written where it is used. Plain C++ (no
-// CUDA keywords) so that the host-only unit tests can check the tile arithmetic built on it. Laid out
-// like histogram/tuning.hpp and sort/tuning.hpp on purpose (one shape for the three algorithms).
+// Tuning of sweep's copy_if kernel: one named struct per architecture, and tuning_for, the one place
+// that chooses among them by the architectures of util/arch.hpp. Plain C++ (no CUDA keywords) so that
+// the host-only unit tests can check the tile arithmetic built on it. Laid out like
+// histogram/tuning.hpp and sort/tuning.hpp on purpose (one shape for the three algorithms).
 #pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <sweep/detail/util/arch.hpp>
 
 namespace sweep
 {
@@ -10,23 +16,36 @@ namespace detail
 namespace copy_if_impl
 {
 
-//! One tile = block_threads threads x rows x (row_bytes of input per thread per row).
-//! sm_90 (H200): 16-byte vector loads, 4 rows = 64 bytes in flight per thread. Types that load as
+//! Bytes of input each thread loads per row: one 16-byte vector. The same on every architecture: the
+//! host chooses the load path at compile time, before it knows which architecture a kernel runs.
+inline constexpr int row_bytes = 16;
+
+//! The largest value type sweep's kernel takes, on every architecture (decided on the host at compile
+//! time): one row of a 256-thread tile stages 32 KiB. Larger types, and types aligned beyond 16 bytes
+//! (the staging buffer's alignment), run Thrust's kernel.
+inline constexpr std::size_t max_item_bytes = 128;
+
+//! sm_90 (H200), measured. One tile = block_threads threads x rows x (row_bytes of input per thread
+//! per row): 16-byte vector loads, 4 rows = 64 bytes in flight per thread. Types that load as
 //! 16-byte vectors (size-aligned powers of two up to 16 bytes) use 512 threads (32 KiB tiles, four
 //! blocks per SM); the others 256 threads (so that structs up to 128 bytes still fit the staging
 //! budget). 512 measured faster than 256 and 384 for 1-, 4-, 8- and 16-byte items (2-byte items
 //! were not measured; docs/design/copy_if.md, variants).
 //! The packed-row scan needs rows <= 4 and block_threads * (items per row per thread) < 2^16
 //! (checked in tile_shape).
-struct tuning
+struct tuning_sm90
 {
   static constexpr int block_threads        = 256;
   static constexpr int vector_block_threads = 512;
   static constexpr int rows                 = 4;
-  static constexpr int row_bytes            = 16;
-  //! Types so large that four rows would stage more than this take fewer rows (>= 1); larger
-  //! than one row fits, copy_if falls back to Thrust.
+  //! Types so large that four rows would stage more than this take fewer rows (at least one).
   static constexpr int max_staging_bytes = 32768;
+  //! Blocks per SM the vector load path with items of 4 bytes and more is compiled for
+  //! (__launch_bounds__): 4 x 512 threads, all the SM holds (32 registers), where more tiles in flight
+  //! per SM hide the look-back's wait. The other paths are compiled for one (1- and 2-byte items carry
+  //! 16-64 items a thread and spill under 32 registers; fancy iterators need their registers).
+  //! Measured on the H200: docs/design/copy_if.md, variants.
+  static constexpr int vector_blocks_per_sm = 4;
   //! Look-back: nanoseconds a tile sleeps between publishing its count and its first poll
   //! (warp_lookback's initial_delay_ns), for the vector load path, when there are more tiles than
   //! blocks (blocks loop; smaller inputs have no predecessors worth waiting for). Measured on the
@@ -35,6 +54,58 @@ struct tuning
   static constexpr unsigned lookback_delay_ns       = 1500;
   static constexpr unsigned small_lookback_delay_ns = 500;
 };
+
+//! sm_86, sm_89 and sm_120 (1536 threads and 100 KB of shared memory an SM): sized from those
+//! documented limits, not measured (only an H200 was at hand). sm_90's tiles, with the vector path
+//! compiled for 3 blocks an SM (1536 threads, 40 registers; three 33 KB blocks fit 100 KB): the SM
+//! cannot hold sm_90's 4, and ptxas would ignore that hint and leave the registers unbounded.
+struct tuning_sm86 : tuning_sm90
+{
+  static constexpr int vector_blocks_per_sm = 3;
+};
+
+//! sm_75 (1024 threads and 64 KB of shared memory an SM): sized from those documented limits, not
+//! measured. Tiles stage at most 16 KiB (vector path: 2 rows), so that two 512-thread blocks, the
+//! SM's 1024 threads (64 registers), fit its 64 KB; with sm_90's 32 KiB tiles one block would.
+struct tuning_sm75 : tuning_sm90
+{
+  static constexpr int max_staging_bytes    = 16384;
+  static constexpr int vector_blocks_per_sm = 2;
+};
+
+//! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
+//! (2048 threads, 164 KB an SM) holds sm_90's four 33 KB blocks an SM, and sm_100 has sm_90's limits:
+//! both run sm_90's tuning. Arch 0 (the host compiler's pass, util/arch.hpp) parses with sm_90's.
+template <int Arch>
+using tuning_for = std::conditional_t<Arch == 750,
+                                      tuning_sm75,
+                                      std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>;
+
+//! Bytes of static shared memory a block of the vector load path takes at most: the staging buffer
+//! (max_staging_bytes and 16 bytes of slack), the block scan's storage (one u64 a warp and one more)
+//! and the two u64 tile slots, with alignment padding. The kernel checks its exact storage against
+//! the architecture's limits at compile time (kernels.cuh); this bound is for the checks below.
+template <class Tuning>
+constexpr std::size_t vector_block_shared_bytes()
+{
+  return static_cast<std::size_t>(Tuning::max_staging_bytes) + 16 + (Tuning::vector_block_threads / 32 + 1) * 8 + 16 + 16;
+}
+
+//! Tuning fits `limits`: vector_blocks_per_sm blocks of the vector path are resident at once, and
+//! one row of the largest type (max_item_bytes) stays within static shared memory.
+template <class Tuning>
+constexpr bool fits(const arch_limits& limits)
+{
+  return blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
+      && vector_block_shared_bytes<Tuning>() <= static_shared_per_block
+      && Tuning::block_threads * max_item_bytes + 16 + 1024 <= static_shared_per_block;
+}
+
+static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
+                && fits<tuning_for<860>>(limits_of(860)) && fits<tuning_for<890>>(limits_of(890))
+                && fits<tuning_for<900>>(limits_of(900)) && fits<tuning_for<1000>>(limits_of(1000))
+                && fits<tuning_for<1200>>(limits_of(1200)),
+              "copy_if tuning: a struct does not fit the architecture it is chosen for");
 
 } // namespace copy_if_impl
 } // namespace detail
