@@ -16,8 +16,11 @@
 #include <sweep/detail/histogram/bin_transforms.hpp>
 #include <sweep/detail/histogram/kernels.cuh>
 #include <sweep/detail/histogram/plan.hpp>
+#include <sweep/detail/histogram/tuning.hpp>
+#include <sweep/detail/util/arch.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/kernel_tuning.cuh>
 #include <sweep/detail/util/math.hpp>
 #include <sweep/detail/util/policy.cuh>
 #include <sweep/detail/util/stream.hpp>
@@ -30,46 +33,55 @@ namespace detail
 namespace histogram_impl
 {
 
-//! The plan (plan.hpp) completed with what only the device can tell: the opt-in shared memory per
-//! block, and the blocks of the chosen kernel an SM holds (occupancy), which size the persistent
-//! grid (sm_count x resident blocks per SM, at most tuning::max_blocks_per_sm).
+//! The plan (plan.hpp) completed with what only the device can tell: the tuning of the kernel it
+//! launches (the struct that kernel's code was compiled with: util/kernel_tuning.cuh), the opt-in
+//! shared memory per block, and the blocks of that kernel an SM holds (occupancy), which size the
+//! persistent grid (sm_count x resident blocks per SM, at most the tuning's max_blocks_per_sm).
 template <class Mapping, class SampleIt, class Accum>
 __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 {
-  constexpr int items     = items_per_thread<typename Mapping::sample_type>;
-  const device_info& info = current_device_info();
-  const std::size_t limit = static_cast<std::size_t>(info.max_shared_per_block_optin);
+  using sample_t               = typename Mapping::sample_type;
+  constexpr auto shared_kernel = &shared_histogram_kernel<Mapping, SampleIt, Accum>;
+  constexpr auto global_kernel = &global_histogram_kernel<Mapping, SampleIt, Accum>;
+  const device_info& info      = current_device_info();
+  const std::size_t limit      = static_cast<std::size_t>(info.max_shared_per_block_optin);
 
-  launch_plan plan = plan_shared_memory(priv_bins, level_bytes, limit);
-  int per_sm       = 0;
+  // Whether one copy of the bins fits in a block, and so which kernel runs, is the same under every
+  // tuning; the rest of the plan is the tuning of that kernel's architecture.
+  const bool fits_shared = static_cast<std::size_t>(priv_bins) * 4 <= limit;
+  const int arch         = fits_shared ? kernel_arch<shared_kernel>() : kernel_arch<global_kernel>();
+  launch_plan plan       = with_tuning_arch(arch, [&](auto a) {
+    return plan_shared_memory<tuning_for<decltype(a)::value>, sample_t>(priv_bins, level_bytes, limit);
+  });
+  int per_sm = 0;
   if (!plan.use_shared)
   {
-    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                     &per_sm, global_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>, block_threads, 0),
+    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, global_kernel, plan.block_threads, 0),
                    "sweep::histogram: occupancy");
   }
   else
   {
-    auto kernel = shared_histogram_kernel<block_threads, items, Mapping, SampleIt, Accum>;
     if (plan.smem > 48 * 1024)
     {
       // The attribute is process-wide (per kernel and device): set to the device's limit, never to
       // this call's size, so that a call on another host thread cannot lower it between this call's
       // set and launch. It only permits; the launch asks for plan.smem.
       cudaFuncAttributes attributes{};
-      throw_on_error(cudaFuncGetAttributes(&attributes, kernel), "sweep::histogram: kernel attributes");
-      throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      throw_on_error(cudaFuncGetAttributes(&attributes, shared_kernel), "sweep::histogram: kernel attributes");
+      throw_on_error(cudaFuncSetAttribute(shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(limit - attributes.sharedSizeBytes)),
                      "sweep::histogram: opt-in shared memory");
     }
-    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, plan.smem),
+    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shared_kernel, plan.block_threads, plan.smem),
                    "sweep::histogram: occupancy");
   }
   if (per_sm < 1)
   {
     throw_on_error(cudaErrorInvalidConfiguration, "sweep::histogram: kernel cannot be resident");
   }
-  plan.grid = persistent_grid(info.sm_count, per_sm);
+  plan.grid = with_tuning_arch(arch, [&](auto a) {
+    return persistent_grid<tuning_for<decltype(a)::value>>(info.sm_count, per_sm);
+  });
   return plan;
 }
 
@@ -77,9 +89,8 @@ __host__ launch_plan make_plan(int priv_bins, std::size_t level_bytes)
 template <class Mapping, class SampleIt, class Accum>
 __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, Mapping map, Accum* out, cudaStream_t stream)
 {
-  using sample_t               = typename Mapping::sample_type;
-  constexpr int items          = items_per_thread<sample_t>;
-  constexpr std::uint64_t tile = static_cast<std::uint64_t>(block_threads) * items;
+  using sample_t           = typename Mapping::sample_type;
+  const std::uint64_t tile = plan.tile();
   if (n == 0)
   {
     return;
@@ -87,7 +98,7 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   if (!plan.use_shared)
   {
     const std::uint64_t grid = global_launch_grid(plan, n, tile);
-    global_histogram_kernel<block_threads, items><<<static_cast<unsigned>(grid), block_threads, 0, stream>>>(
+    global_histogram_kernel<Mapping, SampleIt, Accum><<<static_cast<unsigned>(grid), plan.block_threads, 0, stream>>>(
       first, n, map, out);
     check_launch("sweep::histogram: global_histogram_kernel");
     return;
@@ -103,8 +114,8 @@ __host__ void launch(const launch_plan& plan, SampleIt first, std::uint64_t n, M
   {
     const shared_launch work = shared_launch_at(plan, n, offset, head, tile);
     const std::uint64_t grid = shared_launch_grid(plan, work);
-    shared_histogram_kernel<block_threads, items>
-      <<<static_cast<unsigned>(grid), block_threads, plan.smem, stream>>>(first + offset, work, map, out);
+    shared_histogram_kernel<Mapping, SampleIt, Accum>
+      <<<static_cast<unsigned>(grid), plan.block_threads, plan.smem, stream>>>(first + offset, work, map, out);
     check_launch("sweep::histogram: shared_histogram_kernel");
     offset += work.n;
   }

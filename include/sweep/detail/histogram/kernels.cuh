@@ -10,6 +10,8 @@
 #include <sweep/detail/histogram/agent.cuh>
 #include <sweep/detail/histogram/block_accumulate.cuh>
 #include <sweep/detail/histogram/plan.hpp>
+#include <sweep/detail/histogram/tuning.hpp>
+#include <sweep/detail/util/arch.hpp>
 
 namespace sweep
 {
@@ -24,12 +26,16 @@ namespace histogram_impl
 //! Invariant: a block counts at most 2^32 - 1 samples per launch (the dispatcher splits larger
 //! inputs), so the 32-bit shared counters cannot wrap.
 //! Sync points: (1) after zeroing/staging, before counting; (2) after counting, before the merge.
-template <int BlockThreads, int ItemsPerThread, class Mapping, class SampleIt, class Accum>
-__global__ void __launch_bounds__(BlockThreads)
+//! The tuning (block size, samples a thread) is the one of the architecture this code is compiled
+//! for (tuning_for<compiled_arch>), never a template parameter: one instantiation serves every
+//! architecture, and the host finds the same struct from the kernel's PTX version (dispatch.cuh).
+template <class Mapping, class SampleIt, class Accum>
+__global__ void __launch_bounds__(tuning_for<compiled_arch>::block_threads)
   shared_histogram_kernel(SampleIt first, shared_launch work, Mapping map, Accum* out)
 {
+  using tuning = tuning_for<compiled_arch>;
   extern __shared__ __align__(16) unsigned char smem[];
-  const agent<BlockThreads, ItemsPerThread, Mapping, SampleIt> block{
+  const agent<tuning::block_threads, items_per_thread<tuning, typename Mapping::sample_type>, Mapping, SampleIt> block{
     first, work, map, smem, reinterpret_cast<unsigned int*>(smem)};
   block.init();
   __syncthreads(); // (1)
@@ -44,16 +50,20 @@ __global__ void __launch_bounds__(BlockThreads)
 
 //! Bins that do not fit in shared memory: every sample run is a relaxed device-scope atomicAdd on
 //! the output counters (correct for any bin count, slower; equal neighbours in a thread are merged).
-template <int BlockThreads, int ItemsPerThread, class Mapping, class SampleIt, class Accum>
-__global__ void __launch_bounds__(BlockThreads)
+//! Tuned like shared_histogram_kernel.
+template <class Mapping, class SampleIt, class Accum>
+__global__ void __launch_bounds__(tuning_for<compiled_arch>::block_threads)
   global_histogram_kernel(SampleIt first, std::uint64_t n, Mapping map, Accum* out)
 {
-  constexpr int tile = BlockThreads * ItemsPerThread;
+  using tuning          = tuning_for<compiled_arch>;
+  constexpr int threads = tuning::block_threads;
+  constexpr int items   = items_per_thread<tuning, typename Mapping::sample_type>;
+  constexpr int tile    = threads * items;
   for (std::uint64_t begin = static_cast<std::uint64_t>(blockIdx.x) * tile; begin < n;
        begin += static_cast<std::uint64_t>(gridDim.x) * tile)
   {
-    int bins[ItemsPerThread];
-    load_guarded_bins<BlockThreads>(map, first, begin, n, bins);
+    int bins[items];
+    load_guarded_bins<threads>(map, first, begin, n, bins);
     count_bin_runs(bins, out, 1, 0);
   }
 }

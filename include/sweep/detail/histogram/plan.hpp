@@ -1,7 +1,7 @@
 // Host-side arithmetic of sweep's histograms: items per thread, the temporary-storage layout, the
 // privatized copies and the shared memory they take, the persistent grid, and the split of a long
-// input into launches. Plain C++ (host-only unit tests include it); the dispatcher and the kernels
-// take every number from here.
+// input into launches, under one architecture's tuning (tuning.hpp). Plain C++ (host-only unit tests
+// include it); the dispatcher and the kernels take every number from here.
 #pragma once
 
 #include <algorithm>
@@ -19,12 +19,10 @@ namespace detail
 namespace histogram_impl
 {
 
-constexpr int block_threads = tuning::block_threads;
-
-//! Samples each thread loads per tile: tuning's bytes per thread over the sample size.
-template <class SampleT>
+//! Samples each thread loads per tile: Tuning's bytes per thread over the sample size.
+template <class Tuning, class SampleT>
 constexpr int items_per_thread =
-  (sizeof(SampleT) <= 2 ? tuning::bytes_per_thread_narrow : tuning::bytes_per_thread_wide)
+  (sizeof(SampleT) <= 2 ? Tuning::bytes_per_thread_narrow : Tuning::bytes_per_thread_wide)
   / static_cast<int>(sizeof(SampleT));
 
 //! Counters the kernels can add to in place: a raw pointer to 32- or 64-bit integers.
@@ -50,32 +48,46 @@ SWEEP_HOST_DEVICE constexpr std::size_t staged_levels_offset(int priv_bins, int 
 
 //! How one histogram is counted: the shared-memory kernel over `copies` privatized copies of
 //! priv_bins 32-bit counters (smem bytes of dynamic shared memory, the range levels staged behind
-//! them when stage_levels), or, when one copy does not fit in a block, the global-atomics kernel.
+//! them when stage_levels), or, when one copy does not fit in a block, the global-atomics kernel;
+//! blocks of block_threads threads loading items_per_thread samples each per tile (the tuning of the
+//! kernel's architecture).
 struct launch_plan
 {
-  bool use_shared   = true;
-  int priv_bins     = 0;
-  int copies        = 1;
-  std::size_t smem  = 0;
-  bool stage_levels = false;
-  int grid          = 1;
+  int block_threads    = 0;
+  int items_per_thread = 0;
+  bool use_shared      = true;
+  int priv_bins        = 0;
+  int copies           = 1;
+  std::size_t smem     = 0;
+  bool stage_levels    = false;
+  int grid             = 1;
+
+  //! Samples of one tile.
+  std::uint64_t tile() const
+  {
+    return static_cast<std::uint64_t>(block_threads) * static_cast<std::uint64_t>(items_per_thread);
+  }
 };
 
 //! The plan's shared-memory part for priv_bins bins, level_bytes of range levels (0: none) and
 //! `limit` bytes of shared memory per block (the device's opt-in maximum): the most copies, a power
-//! of two up to tuning::max_copies, within tuning::copies_budget_bytes (32 makes every warp's atomics
-//! conflict-free), and the levels staged when they fit beside them. The grid is left at 1.
-inline launch_plan plan_shared_memory(int priv_bins, std::size_t level_bytes, std::size_t limit)
+//! of two up to Tuning::max_copies, within Tuning::copies_budget_bytes (32 makes every warp's atomics
+//! conflict-free), and the levels staged when they fit beside them. Samples of SampleT. The grid is
+//! left at 1.
+template <class Tuning, class SampleT>
+launch_plan plan_shared_memory(int priv_bins, std::size_t level_bytes, std::size_t limit)
 {
   const std::size_t one = static_cast<std::size_t>(priv_bins) * 4;
   launch_plan plan;
-  plan.priv_bins = priv_bins;
+  plan.block_threads    = Tuning::block_threads;
+  plan.items_per_thread = items_per_thread<Tuning, SampleT>;
+  plan.priv_bins        = priv_bins;
   if (one > limit)
   {
     plan.use_shared = false;
     return plan;
   }
-  while (plan.copies * 2 <= tuning::max_copies && one * plan.copies * 2 <= tuning::copies_budget_bytes)
+  while (plan.copies * 2 <= Tuning::max_copies && one * plan.copies * 2 <= Tuning::copies_budget_bytes)
   {
     plan.copies *= 2;
   }
@@ -88,10 +100,11 @@ inline launch_plan plan_shared_memory(int priv_bins, std::size_t level_bytes, st
   return plan;
 }
 
-//! The persistent grid: sm_count x the blocks an SM holds (per_sm), at most tuning::max_blocks_per_sm.
-inline int persistent_grid(int sm_count, int per_sm)
+//! The persistent grid: sm_count x the blocks an SM holds (per_sm), at most Tuning::max_blocks_per_sm.
+template <class Tuning>
+int persistent_grid(int sm_count, int per_sm)
 {
-  return sm_count * std::min(per_sm, tuning::max_blocks_per_sm);
+  return sm_count * std::min(per_sm, Tuning::max_blocks_per_sm);
 }
 
 //! Blocks of the global-atomics kernel for n samples: the plan's grid, never more than tiles.
