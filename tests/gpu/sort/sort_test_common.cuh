@@ -2,6 +2,7 @@
 // input and require bitwise-identical keys (and values).
 #pragma once
 
+#include <sweep/detail/sort/plan.hpp>
 #include <sweep/detail/sort/tuning.hpp>
 #include <sweep/sort.cuh>
 
@@ -20,21 +21,38 @@
 namespace sweep_test
 {
 
+//! One pass tile for keys of KeyBytes and values of ValueBytes (0: keys only) that the pass kernels
+//! of this binary use on the current device; Small: the small inputs' shape.
+template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+std::size_t pass_tile_items()
+{
+  const sweep::detail::sort_impl::pass_tile tile =
+    sweep::detail::sort_impl::pass_tile_for<KeyBytes, ValueBytes, Small>(tuned_arch());
+  return static_cast<std::size_t>(tile.threads) * static_cast<std::size_t>(tile.items);
+}
+
 //! One tile of the onesweep pass for 4-byte keys only (the shape inputs past
 //! small_shape_max_keys use); edge sizes are built around it.
-constexpr std::size_t tile_items = sweep::detail::sort_impl::pass_shape<4, 0, false>::tile_items;
+inline std::size_t tile_items()
+{
+  return pass_tile_items<4, 0, false>();
+}
 //! One tile of the small inputs' pass shape (4-byte keys only).
-constexpr std::size_t small_tile_items = sweep::detail::sort_impl::pass_shape<4, 0, true>::tile_items;
-constexpr std::size_t small_shape_max  = sweep::detail::sort_impl::small_shape_max_keys;
+inline std::size_t small_tile_items()
+{
+  return pass_tile_items<4, 0, true>();
+}
+constexpr std::size_t small_shape_max = sweep::detail::sort_impl::small_shape_max_keys;
 
 //! Sizes for key-type sweeps: the edge sizes, a few around the single-block limit, the small
 //! shape's tile edges, and both sides of the switch between the two tile shapes.
 inline std::vector<std::size_t> sizes()
 {
-  std::vector<std::size_t> s = sweep_test::edge_sizes(tile_items);
+  std::vector<std::size_t> s   = sweep_test::edge_sizes(tile_items());
+  const std::size_t small_tile = small_tile_items();
   for (std::size_t extra : {std::size_t(2047), std::size_t(2048), std::size_t(2049), std::size_t(4095),
-                            std::size_t(4096), std::size_t(4097), 3 * small_tile_items - 1, 3 * small_tile_items,
-                            3 * small_tile_items + 1, small_shape_max, small_shape_max + 1})
+                            std::size_t(4096), std::size_t(4097), 3 * small_tile - 1, 3 * small_tile,
+                            3 * small_tile + 1, small_shape_max, small_shape_max + 1})
   {
     s.push_back(extra);
   }

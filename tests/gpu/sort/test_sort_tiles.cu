@@ -61,7 +61,10 @@ void check_tiles(std::size_t tile, Compare comp, const char* name)
 }
 
 template <std::size_t KeyBytes, std::size_t ValueBytes>
-constexpr std::size_t large_tile = sweep::detail::sort_impl::pass_shape<KeyBytes, ValueBytes, false>::tile_items;
+std::size_t large_tile()
+{
+  return sweep_test::pass_tile_items<KeyBytes, ValueBytes, false>();
+}
 
 struct value16
 {
@@ -72,18 +75,18 @@ struct value16
 
 TEST_CASE("one-digit tiles take the short path: keys only", "[sort][tiles]")
 {
-  check_tiles<std::uint32_t, void>(large_tile<4, 0>, thrust::less<std::uint32_t>(), "u32 less");
-  check_tiles<float, void>(large_tile<4, 0>, thrust::greater<float>(), "float greater");
-  check_tiles<std::int64_t, void>(large_tile<8, 0>, thrust::less<std::int64_t>(), "i64 less");
-  check_tiles<std::uint16_t, void>(large_tile<2, 0>, thrust::less<std::uint16_t>(), "u16 less");
+  check_tiles<std::uint32_t, void>(large_tile<4, 0>(), thrust::less<std::uint32_t>(), "u32 less");
+  check_tiles<float, void>(large_tile<4, 0>(), thrust::greater<float>(), "float greater");
+  check_tiles<std::int64_t, void>(large_tile<8, 0>(), thrust::less<std::int64_t>(), "i64 less");
+  check_tiles<std::uint16_t, void>(large_tile<2, 0>(), thrust::less<std::uint16_t>(), "u16 less");
 }
 
 TEST_CASE("one-digit tiles take the short path: pairs", "[sort][tiles]")
 {
-  check_tiles<std::uint32_t, std::uint32_t>(large_tile<4, 4>, thrust::less<std::uint32_t>(), "u32/u32 less");
-  check_tiles<std::uint32_t, std::uint64_t>(large_tile<4, 8>, thrust::greater<std::uint32_t>(), "u32/u64 greater");
-  check_tiles<double, std::uint32_t>(large_tile<8, 4>, thrust::less<double>(), "double/u32 less");
+  check_tiles<std::uint32_t, std::uint32_t>(large_tile<4, 4>(), thrust::less<std::uint32_t>(), "u32/u32 less");
+  check_tiles<std::uint32_t, std::uint64_t>(large_tile<4, 8>(), thrust::greater<std::uint32_t>(), "u32/u64 greater");
+  check_tiles<double, std::uint32_t>(large_tile<8, 4>(), thrust::less<double>(), "double/u32 less");
   // Values over 8 bytes travel as 32-bit positions (index mode): the short path of the first pass
   // writes positions it makes itself.
-  check_tiles<std::uint32_t, value16>(large_tile<4, 4>, thrust::less<std::uint32_t>(), "u32/16-byte less");
+  check_tiles<std::uint32_t, value16>(large_tile<4, 4>(), thrust::less<std::uint32_t>(), "u32/16-byte less");
 }

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using sweep::detail::sort_impl::key_traits;
@@ -188,10 +190,10 @@ TEST_CASE("portions keep every per-digit count within a uint32 tile word", "[rad
 
 namespace
 {
-template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+template <class Tuning, std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
 void require_shape_fits()
 {
-  using shape = sweep::detail::sort_impl::pass_shape<KeyBytes, ValueBytes, Small>;
+  using shape = sweep::detail::sort_impl::pass_shape<Tuning, KeyBytes, ValueBytes, Small>;
   // One thread per digit, 16-bit ranks, and within 48 KiB of static shared memory: the tile (the
   // wider of key and value) or the 32-bit per-warp digit counters, whichever is larger, the 64-bit
   // scatter bases and the digit scan's per-warp totals.
@@ -203,6 +205,23 @@ void require_shape_fits()
   STATIC_REQUIRE(shape::tile_items < 65536);
   STATIC_REQUIRE((tile > counters ? tile : counters) + 256 * 8 + 8 * 4 + 16 <= 48 * 1024);
 }
+
+template <class Tuning>
+void require_shapes_fit()
+{
+  require_shape_fits<Tuning, 1, 0, true>();
+  require_shape_fits<Tuning, 4, 0, true>();
+  require_shape_fits<Tuning, 8, 8, true>();
+  require_shape_fits<Tuning, 1, 0, false>();
+  require_shape_fits<Tuning, 4, 0, false>();
+  require_shape_fits<Tuning, 4, 4, false>();
+  require_shape_fits<Tuning, 8, 8, false>();
+  require_shape_fits<Tuning, 2, 8, false>();
+  require_shape_fits<Tuning, 8, 0, false>();
+  require_shape_fits<Tuning, 4, 8, false>();
+  require_shape_fits<Tuning, 1, 1, false>();
+  require_shape_fits<Tuning, 2, 0, false>();
+}
 } // namespace
 
 TEST_CASE("small sorts take the small tile shape, larger ones the large", "[radix][plan]")
@@ -213,20 +232,80 @@ TEST_CASE("small sorts take the small tile shape, larger ones the large", "[radi
   STATIC_REQUIRE_FALSE(use_small_shape(small_shape_max_keys + 1));
   STATIC_REQUIRE_FALSE(use_small_shape(std::size_t(1) << 20));
   // The small shape starts where the single-block sort ends, and tiles of both fit their limits.
-  STATIC_REQUIRE(pass_shape<4, 0, true>::tile_items < small_shape_max_keys);
-  STATIC_REQUIRE(onesweep_tuning<4, 0>::small_tile < small_shape_max_keys);
-  require_shape_fits<1, 0, true>();
-  require_shape_fits<4, 0, true>();
-  require_shape_fits<8, 8, true>();
-  require_shape_fits<1, 0, false>();
-  require_shape_fits<4, 0, false>();
-  require_shape_fits<4, 4, false>();
-  require_shape_fits<8, 8, false>();
-  require_shape_fits<2, 8, false>();
-  require_shape_fits<8, 0, false>();
-  require_shape_fits<4, 8, false>();
-  require_shape_fits<1, 1, false>();
-  require_shape_fits<2, 0, false>();
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 0, true>::tile_items < small_shape_max_keys);
+  STATIC_REQUIRE(single_block_shape<tuning_sm90, 4, 0>::tile_items < small_shape_max_keys);
+  require_shapes_fit<tuning_sm90>();
+  require_shapes_fit<tuning_sm86>();
+  require_shapes_fit<tuning_sm75>();
+}
+
+TEST_CASE("sort shapes of sm_90 as measured on the H200", "[radix][plan]")
+{
+  using namespace sweep::detail::sort_impl;
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 0, false>::tile_items == 512 * 21);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 0, false>::persistent);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 1, 0, false>::tile_items == 512 * 21);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 0, false>::tile_items == 384 * 12);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 0, false>::min_blocks == 3);
+  STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 8, 0, false>::persistent);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 4, false>::tile_items == 384 * 20);
+  STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 4, 4, false>::persistent);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 8, false>::tile_items == 384 * 14);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 4, false>::tile_items == 384 * 14);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 8, false>::persistent);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 8, true>::tile_items == 256 * 8);
+  STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 4, 0, true>::persistent);
+  STATIC_REQUIRE(single_block_shape<tuning_sm90, 4, 0>::tile_items == 4096);
+  STATIC_REQUIRE(single_block_shape<tuning_sm90, 4, 4>::tile_items == 4096);
+  STATIC_REQUIRE(single_block_shape<tuning_sm90, 8, 0>::tile_items == 2048);
+  STATIC_REQUIRE(single_block_shape<tuning_sm90, 2, 8>::tile_items == 2048);
+}
+
+TEST_CASE("sort tunings: sm_90's on sm_80, sm_90 and sm_100, sized-from-limits ones elsewhere", "[radix][arch]")
+{
+  using namespace sweep::detail::sort_impl;
+  namespace sd = sweep::detail;
+  STATIC_REQUIRE(std::is_same<tuning_for<800>, tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<900>, tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<1000>, tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<0>, tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<860>, tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<890>, tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<1200>, tuning_sm86>::value);
+  STATIC_REQUIRE(std::is_same<tuning_for<750>, tuning_sm75>::value);
+  // Every struct fits the architectures it is chosen for: each pass tile's blocks per SM (threads
+  // and shared memory, over the widest keys and values it serves).
+  for (int arch : sd::tuning_archs)
+  {
+    const sd::arch_limits limits = sd::limits_of(arch);
+    const bool fitting           = sd::with_tuning_arch(arch, [&](auto a) {
+      using tuning = tuning_for<decltype(a)::value>;
+      const std::pair<pass_tile, std::size_t> tiles[] = {{tuning::small_tiles, 8}, {tuning::narrow_keys, 4},
+                                                         {tuning::wide_keys, 8}, {tuning::narrow_pairs, 4},
+                                                         {tuning::wide_pairs, 8}};
+      for (const auto& [tile, wide] : tiles)
+      {
+        CHECK(tile.threads * tile.min_blocks <= limits.threads_per_sm);
+        CHECK(tile.min_blocks * sd::shared_footprint(limits, pass_shared_bytes(tile, wide)) <= limits.shared_per_sm);
+      }
+      return fits<tuning>(limits);
+    });
+    CHECK(fitting);
+  }
+  // sm_90's shapes would not fit the smaller SMs: the reason for their structs.
+  CHECK_FALSE(fits<tuning_sm90>(sd::limits_of(860)));
+  CHECK_FALSE(fits<tuning_sm90>(sd::limits_of(750)));
+  CHECK_FALSE(fits<tuning_sm86>(sd::limits_of(750)));
+  // What the host launches for a kernel compiled for each architecture.
+  CHECK(pass_tile_for<4, 0, false>(900).items == 21);
+  CHECK(pass_tile_for<4, 0, false>(800).items == 21);
+  CHECK(pass_tile_for<4, 0, false>(750).items == 14);
+  CHECK(pass_tile_for<8, 0, false>(890).min_blocks == 2);
+  CHECK(pass_tile_for<8, 0, false>(1000).min_blocks == 3);
+  CHECK(pass_tile_for<4, 8, false>(750).persistent);
+  CHECK(pass_tile_for<4, 0, true>(750).threads * pass_tile_for<4, 0, true>(750).items == 2048);
+  CHECK(single_block_dims_for<4, 0>(750).tile_items == 4096);
+  CHECK(single_block_dims_for<8, 4>(1200).threads == 256);
 }
 
 namespace

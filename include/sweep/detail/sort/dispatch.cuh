@@ -73,19 +73,43 @@ enum class value_mode
   index,
 };
 
-//! Launches one pass kernel over `tiles` tiles: one block per tile, and for a Persistent shape at
-//! most as many as the device holds at once (the blocks loop over the tiles; a skipped pass then
-//! costs one wave, not one block per tile).
-template <auto Kernel, bool Persistent, class Args>
-__host__ void launch_pass(std::size_t tiles, int threads, cudaStream_t stream, const Args& args)
+//! What the host launches a digit pass with on the current device: the kernel (one of the two
+//! global-position widths), its tile (the tuning its code was compiled with: pass_tile_for) and, for
+//! a persistent tile, the blocks of it the device holds at once (the most a pass launches). Found
+//! once per device and kernel (pass_launch_for); the GPU tests compare it with what device code uses.
+template <class Args>
+struct pass_launch
 {
-  std::size_t grid = tiles;
-  if constexpr (Persistent)
-  {
-    const unsigned limit = persistent_grid_limit().load(std::memory_order_relaxed);
-    grid = std::min<std::size_t>(tiles, limit != 0 ? limit : resident_blocks<Kernel>(threads));
-  }
-  Kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(args);
+  void (*kernel)(Args) = nullptr;
+  int arch             = 0;
+  pass_tile tile{};
+  unsigned resident_blocks = 0;
+};
+
+template <auto Kernel, std::size_t KeyBytes, std::size_t ValueBytes, bool Small, class Args>
+__host__ const pass_launch<Args>& pass_launch_for()
+{
+  return per_kernel_value<Kernel, pass_launch<Args>>([](int arch, int) {
+    pass_launch<Args> launch;
+    launch.kernel = Kernel;
+    launch.arch   = arch;
+    launch.tile   = pass_tile_for<KeyBytes, ValueBytes, Small>(arch);
+    if (launch.tile.persistent)
+    {
+      launch.resident_blocks = resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), launch.tile.threads);
+    }
+    return launch;
+  });
+}
+
+//! What the host launches the one-block sort with on the current device: its tile under the tuning
+//! its code was compiled with (single_block_dims_for). Found once per device and kernel.
+template <auto Kernel, std::size_t KeyBytes, std::size_t ValueBytes>
+__host__ const single_block_dims& single_block_launch_for()
+{
+  return per_kernel_value<Kernel, single_block_dims>([](int arch, int) {
+    return single_block_dims_for<KeyBytes, ValueBytes>(arch);
+  });
 }
 
 inline unsigned grid_for(std::size_t n, int threads)
@@ -95,7 +119,7 @@ inline unsigned grid_for(std::size_t n, int threads)
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(blocks, cap)));
 }
 
-//! The types an onesweep sort of Key with values through ValueIt (Mode) works with, and its tuning.
+//! The types an onesweep sort of Key with values through ValueIt (Mode) works with.
 template <value_mode Mode, class Key, class ValueIt>
 struct sort_types
 {
@@ -105,27 +129,39 @@ struct sort_types
   using moved_type = std::conditional_t<Mode == value_mode::index, std::uint32_t, value_type>;
   static constexpr bool has_values    = Mode != value_mode::none;
   static constexpr std::size_t vbytes = has_values ? sizeof(moved_type) : 0;
-  using tuning                        = onesweep_tuning<sizeof(Key), vbytes>;
 };
 
 //! The passes of onesweep_sort for n > one block's tile: upfront histogram, then one kernel per
-//! non-trivial digit pass with tiles of Shape.
-template <bool Descending, value_mode Mode, class Shape, class Derived, class Key, class ValueIt>
+//! non-trivial digit pass, with the small inputs' tiles when Small.
+template <bool Descending, value_mode Mode, bool Small, class Derived, class Key, class ValueIt>
 __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
 {
   using types                  = sort_types<Mode, Key, ValueIt>;
   using value_type             = typename types::value_type;
   using moved_type             = typename types::moved_type;
-  using tuning                 = typename types::tuning;
+  using tuning                 = upfront_histogram_tuning; // not chosen by architecture yet (tuning.hpp)
+  using args_t                 = pass_args<Key, moved_type>;
   constexpr bool has_values    = types::has_values;
   constexpr int passes         = static_cast<int>(sizeof(Key));
   const cudaStream_t stream    = stream_of(policy);
 
-  constexpr int tile           = Shape::tile_items;
+  // The pass kernel of this sort's global positions (32-bit when every position fits), and its tile
+  // under the tuning its code was compiled with.
+  constexpr auto narrow_kernel = &onesweep_pass_kernel<Key, moved_type, has_values, Descending, Small, std::uint32_t>;
+  constexpr auto wide_kernel   = &onesweep_pass_kernel<Key, moved_type, has_values, Descending, Small, unsigned long long>;
+  const pass_launch<args_t>& launch =
+    n <= std::size_t(0xffffffffu) ? pass_launch_for<narrow_kernel, sizeof(Key), types::vbytes, Small, args_t>()
+                                  : pass_launch_for<wide_kernel, sizeof(Key), types::vbytes, Small, args_t>();
+  const std::size_t tile        = static_cast<std::size_t>(launch.tile.threads) * static_cast<std::size_t>(launch.tile.items);
   const std::size_t per_portion = portion_keys(tile);
   const std::size_t portions    = ceil_div(n, per_portion);
-  const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), static_cast<std::size_t>(tile));
+  const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), tile);
   const std::size_t counters    = static_cast<std::size_t>(passes) * portions;
+  // A persistent tile's pass launches at most as many blocks as the device holds at once (or the
+  // test hook's limit; read once per sort): its blocks loop over the tiles, and a skipped pass costs
+  // one wave, not one block per tile. Other tiles launch one block per tile.
+  const unsigned grid_limit     = persistent_grid_limit().load(std::memory_order_relaxed);
+  const std::size_t most_blocks = grid_limit != 0 ? grid_limit : launch.resident_blocks;
 
   // Tile states: when small, one per pass, all cleared by the one memset below together with the
   // histogram and tile counters (one launch instead of one per pass); otherwise a single one,
@@ -223,7 +259,7 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
     {
       const std::size_t begin = portion * per_portion;
       const std::size_t count = std::min(per_portion, n - begin);
-      const std::size_t tiles = ceil_div(count, static_cast<std::size_t>(tile));
+      const std::size_t tiles = ceil_div(count, tile);
       pass_state state;
       state.slots = radix_digits;
       state.words = state_data;
@@ -235,7 +271,7 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       {
         throw_on_error(state.clear_async(tiles, stream), "sweep::sort: tile state clear");
       }
-      pass_args<Key, moved_type> args;
+      args_t args;
       args.keys[0]      = keys;
       args.keys[1]      = temp.template part<Key>(alt_keys);
       args.values[0]    = val_buf[0];
@@ -248,16 +284,8 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       args.tile_counter = counter0 + pass * portions + portion;
       args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
-      if (n <= std::size_t(0xffffffffu))
-      {
-        launch_pass<&onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, std::uint32_t>, Shape::persistent>(
-          tiles, Shape::threads, stream, args);
-      }
-      else
-      {
-        launch_pass<&onesweep_pass_kernel<Key, moved_type, has_values, Descending, Shape, unsigned long long>, Shape::persistent>(
-          tiles, Shape::threads, stream, args);
-      }
+      const std::size_t grid = launch.tile.persistent ? std::min(tiles, most_blocks) : tiles;
+      launch.kernel<<<static_cast<unsigned>(grid), launch.tile.threads, 0, stream>>>(args);
       check_launch("sweep::sort: onesweep pass kernel");
     }
   }
@@ -293,7 +321,6 @@ template <bool Descending, value_mode Mode, class Derived, class Key, class Valu
 __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueIt values, std::size_t n)
 {
   using types                  = sort_types<Mode, Key, ValueIt>;
-  using tuning                 = typename types::tuning;
   constexpr bool has_values    = types::has_values;
   constexpr std::size_t vbytes = types::vbytes;
   const cudaStream_t stream    = stream_of(policy);
@@ -304,10 +331,12 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
     return;
   }
   throw_on_pending_error("sweep::sort: an earlier CUDA call left this error");
-  if (n <= static_cast<std::size_t>(tuning::small_tile))
+  // The one-block sort's tile under the tuning its code was compiled with.
+  constexpr auto one_block          = &single_block_sort_kernel<Key, ValueIt, has_values, Descending, vbytes>;
+  const single_block_dims& one_tile = single_block_launch_for<one_block, sizeof(Key), vbytes>();
+  if (n <= static_cast<std::size_t>(one_tile.tile_items))
   {
-    single_block_sort_kernel<Key, ValueIt, has_values, Descending, tuning::small_threads, tuning::small_items>
-      <<<1, tuning::small_threads, 0, stream>>>(keys, values, static_cast<int>(n));
+    one_block<<<1, one_tile.threads, 0, stream>>>(keys, values, static_cast<int>(n));
     check_launch("sweep::sort: single-block kernel");
     synchronize_optional(policy, "sweep::sort: synchronize");
     return;
@@ -318,11 +347,11 @@ __host__ void onesweep_sort(execution_policy<Derived>& policy, Key* keys, ValueI
   }
   if (use_small_shape(n))
   {
-    onesweep_passes<Descending, Mode, pass_shape<sizeof(Key), vbytes, true>>(policy, keys, values, n);
+    onesweep_passes<Descending, Mode, true>(policy, keys, values, n);
   }
   else
   {
-    onesweep_passes<Descending, Mode, pass_shape<sizeof(Key), vbytes, false>>(policy, keys, values, n);
+    onesweep_passes<Descending, Mode, false>(policy, keys, values, n);
   }
 }
 

@@ -1,7 +1,10 @@
 // The sort's kernels, thin: the digit pass runs the block-level agent (agent.cuh) over its tiles, the
 // one-block sort runs its agent (single_block.cuh); the upfront histogram (upfront_histogram.cuh)
 // has its own header; the copies around the passes, decided on the device by the route summary
-// (plan.hpp), are here.
+// (plan.hpp), are here. The pass and one-block kernels take their tiles from the tuning of the
+// architecture their code is compiled for (tuning_for<compiled_arch>), never from a template
+// parameter: one instantiation serves every architecture, and the host finds the same struct from
+// the kernel's PTX version (dispatch.cuh).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +13,9 @@
 #include <sweep/detail/sort/agent.cuh>
 #include <sweep/detail/sort/plan.hpp>
 #include <sweep/detail/sort/single_block.cuh>
+#include <sweep/detail/sort/tuning.hpp>
 #include <sweep/detail/sort/upfront_histogram.cuh>
+#include <sweep/detail/util/arch.hpp>
 
 namespace sweep
 {
@@ -19,21 +24,33 @@ namespace detail
 namespace sort_impl
 {
 
+//! The pass tile of the code being compiled: keys of Key, moved values of Value (none unless
+//! HasValues), the small inputs' shape when Small.
+template <class Key, class Value, bool HasValues, bool Small>
+using compiled_pass_shape = pass_shape<tuning_for<compiled_arch>, sizeof(Key), HasValues ? sizeof(Value) : 0, Small>;
+
 //! One digit pass over one portion. Blocks take tile indices in start order (block_next_tile), so a
 //! tile only waits in its look-back on tiles that running blocks hold. Shape::persistent: launched
 //! with at most as many blocks as the GPU holds at once, each block takes tiles in turn until the
 //! portion's tiles are all taken, and a skipped pass costs one ticket per resident block instead of
 //! one per tile; otherwise one block per tile (docs/design/sort.md, "Persistent blocks").
-//! Shape (pass_shape) gives the tile and the blocks per SM: while one block waits in its look-back
-//! another streams keys. Offset is the type of global positions: std::uint32_t when every position
-//! of the sort fits it (fewer instructions a key), else 64-bit.
-template <class Key, class Value, bool HasValues, bool Descending, class Shape, class Offset>
-__global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pass_kernel(pass_args<Key, Value> args)
+//! The shape (pass_shape: the small inputs' when Small) gives the tile and the blocks per SM: while
+//! one block waits in its look-back another streams keys. Offset is the type of global positions:
+//! std::uint32_t when every position of the sort fits it (fewer instructions a key), else 64-bit.
+template <class Key, class Value, bool HasValues, bool Descending, bool Small, class Offset>
+__global__ void __launch_bounds__(compiled_pass_shape<Key, Value, HasValues, Small>::threads,
+                                  compiled_pass_shape<Key, Value, HasValues, Small>::min_blocks)
+  onesweep_pass_kernel(pass_args<Key, Value> args)
 {
-  using agent = onesweep_agent<Key, Value, HasValues, Descending, Shape, Offset>;
+  using shape = compiled_pass_shape<Key, Value, HasValues, Small>;
+  using agent = onesweep_agent<Key, Value, HasValues, Descending, shape, Offset>;
+  static_assert(compiled_arch == 0
+                  || blocks_fit(limits_of(compiled_arch), shape::threads, shape::min_blocks,
+                                sizeof(typename agent::shared_storage)),
+                "sort tuning: the blocks per SM the pass kernel is compiled for do not fit this architecture");
   __shared__ typename agent::shared_storage smem;
   agent block(smem, args);
-  if constexpr (Shape::persistent)
+  if constexpr (shape::persistent)
   {
     while (block.start())
     {
@@ -47,12 +64,18 @@ __global__ void __launch_bounds__(Shape::threads, Shape::min_blocks) onesweep_pa
   }
 }
 
-//! Sorts keys[0, n) (and values[0, n) along) in place with one block of Threads threads,
-//! n <= Threads * Items (single_block_agent).
-template <class Key, class ValueIt, bool HasValues, bool Descending, int Threads, int Items>
-__global__ void __launch_bounds__(Threads) single_block_sort_kernel(Key* keys, ValueIt values, int n)
+//! Sorts keys[0, n) (and values[0, n) along) in place with one block, n <= the one-block tile
+//! (single_block_shape) for keys of Key and moved values of ValueBytes (0: keys only; index sorts
+//! count their 4-byte positions).
+template <class Key, class ValueIt, bool HasValues, bool Descending, std::size_t ValueBytes>
+__global__ void __launch_bounds__(single_block_shape<tuning_for<compiled_arch>, sizeof(Key), ValueBytes>::threads)
+  single_block_sort_kernel(Key* keys, ValueIt values, int n)
 {
-  using agent = single_block_agent<Key, ValueIt, HasValues, Descending, Threads, Items>;
+  using shape = single_block_shape<tuning_for<compiled_arch>, sizeof(Key), ValueBytes>;
+  using agent = single_block_agent<Key, ValueIt, HasValues, Descending, shape::threads, shape::items>;
+  static_assert(compiled_arch == 0
+                  || blocks_fit(limits_of(compiled_arch), shape::threads, 1, sizeof(typename agent::shared_storage)),
+                "sort tuning: the one-block sort does not fit this architecture");
   __shared__ typename agent::shared_storage temp;
   agent block(temp, keys, values, n);
   block.load();

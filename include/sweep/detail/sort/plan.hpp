@@ -1,10 +1,13 @@
 // Planning of a onesweep sort (which passes run and through which buffers, how the input is cut
-// into portions): plain C++, shared by the host, the device and the host-only unit tests.
+// into portions, which tiles the kernels of an architecture use): plain C++, shared by the host, the
+// device and the host-only unit tests.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include <sweep/detail/sort/tuning.hpp>
+#include <sweep/detail/util/arch.hpp>
 #include <sweep/detail/util/host_device.hpp>
 
 namespace sweep
@@ -71,6 +74,34 @@ SWEEP_HOST_DEVICE inline int route_passes(const bool* trivial, int passes, std::
 constexpr std::size_t portion_keys(std::size_t tile_items)
 {
   return (tile_word32_limit / tile_items) * tile_items;
+}
+
+//! The pass tile for keys of KeyBytes and moved values of ValueBytes (0: keys only) under the tuning
+//! of architecture `arch` (util/arch.hpp): the tile a pass kernel whose code was compiled for `arch`
+//! uses. Small: the small inputs' shape. Host only.
+template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+pass_tile pass_tile_for(int arch)
+{
+  return with_tuning_arch(arch, [](auto a) {
+    return pass_shape<tuning_for<decltype(a)::value>, KeyBytes, ValueBytes, Small>::config;
+  });
+}
+
+//! The one-block sort's threads and keys for keys of KeyBytes and moved values of ValueBytes under
+//! the tuning of architecture `arch`. Host only.
+struct single_block_dims
+{
+  int threads    = 0;
+  int tile_items = 0;
+};
+
+template <std::size_t KeyBytes, std::size_t ValueBytes>
+single_block_dims single_block_dims_for(int arch)
+{
+  return with_tuning_arch(arch, [](auto a) {
+    using shape = single_block_shape<tuning_for<decltype(a)::value>, KeyBytes, ValueBytes>;
+    return single_block_dims{shape::threads, shape::tile_items};
+  });
 }
 
 } // namespace sort_impl

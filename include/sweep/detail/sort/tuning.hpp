@@ -1,7 +1,13 @@
-// Tuning of sweep's onesweep radix sort: one constexpr struct, sized from the key and value widths.
+// Tuning of sweep's onesweep radix sort: one named struct per architecture (the digit pass's tile
+// shapes and the one-block sort's), and tuning_for, the one place that chooses among them by the
+// architectures of util/arch.hpp; the shapes for given key and value widths; the size thresholds,
+// the same on every architecture. Plain C++ (host-only unit tests include it).
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+
+#include <sweep/detail/util/arch.hpp>
 
 namespace sweep
 {
@@ -10,12 +16,22 @@ namespace detail
 namespace sort_impl
 {
 
-//! Onesweep pass tile shape for keys of KeyBytes and values of ValueBytes (0: keys only) on sm_90.
-//! A tile is threads * items keys; the shared exchange buffer holds one tile of the wider of key and
-//! value, overlaid on the 32-bit per-warp digit counters (threads/32 * 1 KiB), and must stay within
-//! the 48 KiB static shared memory limit together with the 64-bit scatter bases (2 KiB).
-//! Small is the shape for inputs of at most small_shape_max_keys keys: 256 x 8 keys, so that a
-//! 2^16-key sort runs 32 tiles a pass instead of 8 (whole call at 2^16 about 61 -> 50 us on the H200).
+//! The tile of one digit pass kernel: threads x items keys, the blocks per SM the kernel is compiled
+//! for (__launch_bounds__ minimum: while one block waits in its look-back, another streams keys),
+//! and whether it runs persistent blocks (a grid of one wave whose blocks take tiles until none is
+//! left, so that a skipped pass costs one ticket a resident block instead of one a tile) or one block
+//! a tile.
+struct pass_tile
+{
+  int threads;
+  int items;
+  int min_blocks;
+  bool persistent;
+};
+
+//! sm_90 (H200), measured. A pass tile's shared exchange buffer holds one tile of the wider of key
+//! and value, overlaid on the 32-bit per-warp digit counters (threads/32 * 1 KiB), and must stay
+//! within the 48 KiB static shared memory limit together with the 64-bit scatter bases (2 KiB).
 //! Large shapes, measured on the H200 with the pass of docs/design/sort.md (one run, medians of 7,
 //! temp storage preallocated, against cub::DeviceRadixSort in the same run):
 //!   4-byte keys only:  512 x 21, 2 blocks an SM (64 registers): u32 2^28 1.027x CUB, float 2^27
@@ -25,50 +41,139 @@ namespace sort_impl
 //!   4-byte pairs:      384 x 20, 2 blocks: 0.999x; 512 x 16 1.005x (spills 44 bytes); 384 x 16 at
 //!                      3 blocks 0.947x.
 //!   8-byte values:     384 x 14, 2 blocks: u32/u64 pairs 0.970x; 256 x 16 at 3 blocks 0.931x.
-template <std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+//! Persistent blocks against one block a tile, on the H200 (whole sorts, A/B in one run): u32 2^28
+//! level, u32 keys below 2^16 and below 2^24 (two and one passes skipped) 4% faster, u32/u64 pairs
+//! 1% faster; u64 keys 1.5% and u32/u32 pairs 6.7% slower (the loop costs them registers: 4-20 bytes
+//! of spills), so those shapes keep one block a tile. Small inputs never skip (pass_skip_min_keys).
+struct tuning_sm90
+{
+  //! Inputs of at most small_shape_max_keys keys: 256 x 8 keys, so that a 2^16-key sort runs 32
+  //! tiles a pass instead of 8 (whole call at 2^16 about 61 -> 50 us on the H200).
+  static constexpr pass_tile small_tiles{256, 8, 2, false};
+  //! Keys of 1 to 4 bytes alone.
+  static constexpr pass_tile narrow_keys{512, 21, 2, true};
+  //! 8-byte keys alone.
+  static constexpr pass_tile wide_keys{384, 12, 3, false};
+  //! Keys with values, neither wider than 4 bytes.
+  static constexpr pass_tile narrow_pairs{384, 20, 2, false};
+  //! Keys with values, one of them 8 bytes wide.
+  static constexpr pass_tile wide_pairs{384, 14, 2, true};
+  //! The one-block sort (cub::BlockRadixSort, in place) of inputs of at most one of its tiles:
+  //! 256 threads x 16 keys, 8 when the key or the moved value is wider than 4 bytes.
+  static constexpr int single_block_threads    = 256;
+  static constexpr int single_block_items      = 16;
+  static constexpr int single_block_wide_items = 8;
+};
+
+//! sm_86, sm_89 and sm_120 (1536 threads and 100 KB of shared memory an SM): sized from those
+//! documented limits, not measured (only an H200 was at hand). sm_90's tiles; 8-byte keys alone are
+//! compiled for 2 blocks an SM, as three 39 KB blocks do not fit 100 KB.
+struct tuning_sm86 : tuning_sm90
+{
+  static constexpr pass_tile wide_keys{384, 12, 2, false};
+};
+
+//! sm_75 (1024 threads and 64 KB of shared memory an SM): sized from those documented limits, not
+//! measured. sm_90's large tiles (39-45 KB) fit one block an SM, and the pass relies on a second block
+//! streaming keys while one waits in its look-back: every large tile holds fewer keys, so that two
+//! blocks (at most 1024 threads) fit 64 KB with 64-bit scatter bases.
+struct tuning_sm75 : tuning_sm90
+{
+  static constexpr pass_tile narrow_keys{512, 14, 2, true};
+  static constexpr pass_tile wide_keys{384, 9, 2, false};
+  static constexpr pass_tile narrow_pairs{384, 19, 2, false};
+  static constexpr pass_tile wide_pairs{384, 9, 2, true};
+};
+
+//! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
+//! (2048 threads, 164 KB an SM) holds sm_90's shapes, and sm_100 has sm_90's limits: both run sm_90's
+//! tuning. Arch 0 (the host compiler's pass, util/arch.hpp) parses with sm_90's.
+template <int Arch>
+using tuning_for = std::conditional_t<Arch == 750,
+                                      tuning_sm75,
+                                      std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>;
+
+//! The pass tile of Tuning for keys of KeyBytes and values of ValueBytes (0: keys only); Small: the
+//! shape of inputs of at most small_shape_max_keys keys.
+template <class Tuning, std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
 struct pass_shape
 {
   static constexpr std::size_t wide = KeyBytes > ValueBytes ? KeyBytes : ValueBytes;
   static constexpr bool keys_only   = ValueBytes == 0;
-  static constexpr int threads      = Small ? 256 : keys_only && KeyBytes <= 4 ? 512 : 384;
-  static constexpr int items        = Small ? 8 : keys_only ? (KeyBytes <= 4 ? 21 : 12) : wide <= 4 ? 20 : 14;
+  static constexpr pass_tile config = Small       ? Tuning::small_tiles
+                                    : keys_only   ? (KeyBytes <= 4 ? Tuning::narrow_keys : Tuning::wide_keys)
+                                    : wide <= 4   ? Tuning::narrow_pairs
+                                                  : Tuning::wide_pairs;
+  static constexpr int threads      = config.threads;
+  static constexpr int items        = config.items;
   static constexpr int tile_items   = threads * items;
-  //! Blocks per SM the pass kernel is compiled for (__launch_bounds__ minimum): while one block
-  //! waits in its look-back, another streams keys.
-  static constexpr int min_blocks = !Small && keys_only && KeyBytes == 8 ? 3 : 2;
-  //! Persistent blocks (onesweep_pass_kernel): a grid of one wave whose blocks loop over the tiles,
-  //! so that a skipped pass costs one ticket a resident block instead of one a tile. Against one
-  //! block a tile, on the H200 (whole sorts, A/B in one run): u32 2^28 level, u32 keys below 2^16
-  //! and below 2^24 (two and one passes skipped) 4% faster, u32/u64 pairs 1% faster; u64 keys 1.5%
-  //! and u32/u32 pairs 6.7% slower (the loop costs them registers: 4-20 bytes of spills), so those
-  //! shapes keep one block a tile. Small inputs never skip (pass_skip_min_keys).
-  static constexpr bool persistent = !Small && (keys_only ? KeyBytes <= 4 : wide == 8);
+  static constexpr int min_blocks   = config.min_blocks;
+  static constexpr bool persistent  = config.persistent;
 };
 
-//! Onesweep's other constants for keys of KeyBytes and values of ValueBytes (0: keys only).
-template <std::size_t KeyBytes, std::size_t ValueBytes>
-struct onesweep_tuning
+//! The one-block sort's tile under Tuning for keys of KeyBytes and moved values of ValueBytes.
+template <class Tuning, std::size_t KeyBytes, std::size_t ValueBytes>
+struct single_block_shape
 {
-  static constexpr int radix_bits = 8;
-  static constexpr int radix_size = 1 << radix_bits;
+  static constexpr int threads = Tuning::single_block_threads;
+  static constexpr int items =
+    KeyBytes <= 4 && ValueBytes <= 4 ? Tuning::single_block_items : Tuning::single_block_wide_items;
+  static constexpr int tile_items = threads * items;
+};
 
-  // Upfront histogram (upfront_histogram.cuh): blocks of 1024 threads, each with two 16-byte loads
-  // in flight. On the H200, u32 2^28 keys: 1024 x 2 0.298 ms, 1024 x 1 0.305, 512 x 2 0.323 (three
-  // blocks an SM), 256 x 2 0.363; u64 2^27 1024 x 2 0.309 ms, 512 x 2 0.417 (one block an SM).
+//! Static shared bytes of a pass block of `tile` over keys or values `wide` bytes wide, at most: the
+//! exchange tile or the per-warp digit counters, whichever is larger, the 64-bit scatter bases, the
+//! digit scan's per-warp totals, the ticket and the one-digit flag. The kernel checks its exact
+//! storage against the architecture's limits at compile time (kernels.cuh).
+constexpr std::size_t pass_shared_bytes(const pass_tile& tile, std::size_t wide)
+{
+  const std::size_t exchange = static_cast<std::size_t>(tile.threads) * tile.items * wide;
+  const std::size_t counters = static_cast<std::size_t>(tile.threads) / 32 * 256 * 4;
+  return (exchange > counters ? exchange : counters) + 256 * 8 + 8 * 4 + 16;
+}
+
+//! `tile`, over keys or values `wide` bytes wide, fits `limits` and static shared memory: min_blocks
+//! blocks resident at once, one thread per digit, 16-bit tile positions.
+constexpr bool pass_tile_fits(const arch_limits& limits, const pass_tile& tile, std::size_t wide)
+{
+  return tile.threads % 32 == 0 && tile.threads >= 256 && tile.threads * tile.items < 65536
+      && pass_shared_bytes(tile, wide) <= static_shared_per_block
+      && blocks_fit(limits, tile.threads, tile.min_blocks, pass_shared_bytes(tile, wide));
+}
+
+//! Every pass tile of Tuning fits `limits`, over the widest keys and values it serves.
+template <class Tuning>
+constexpr bool fits(const arch_limits& limits)
+{
+  return pass_tile_fits(limits, Tuning::small_tiles, 8) && pass_tile_fits(limits, Tuning::narrow_keys, 4)
+      && pass_tile_fits(limits, Tuning::wide_keys, 8) && pass_tile_fits(limits, Tuning::narrow_pairs, 4)
+      && pass_tile_fits(limits, Tuning::wide_pairs, 8);
+}
+
+static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
+                && fits<tuning_for<860>>(limits_of(860)) && fits<tuning_for<890>>(limits_of(890))
+                && fits<tuning_for<900>>(limits_of(900)) && fits<tuning_for<1000>>(limits_of(1000))
+                && fits<tuning_for<1200>>(limits_of(1200)),
+              "sort tuning: a struct does not fit the architecture it is chosen for");
+
+//! The upfront histogram kernel's shape (upfront_histogram.cuh): blocks of 1024 threads, each with
+//! two 16-byte loads in flight. On the H200, u32 2^28 keys: 1024 x 2 0.298 ms, 1024 x 1 0.305,
+//! 512 x 2 0.323 (three blocks an SM), 256 x 2 0.363; u64 2^27 1024 x 2 0.309 ms, 512 x 2 0.417 (one
+//! block an SM). Not chosen by architecture yet: that kernel takes its block size from the host as a
+//! template parameter (1024 threads fit every architecture of util/arch.hpp; the dispatcher checks
+//! at run time whether its 32-column counters fit the device's shared memory).
+struct upfront_histogram_tuning
+{
   static constexpr int histogram_threads = 1024;
   static constexpr int histogram_unroll  = 2;
   //! Keys a thread counts at least, for the grid size of small inputs.
   static constexpr int histogram_min_keys_per_thread = 16;
-
-  // Inputs up to this many keys are sorted by one block (cub::BlockRadixSort), in place.
-  static constexpr int small_threads = 256;
-  static constexpr int small_items   = KeyBytes <= 4 && ValueBytes <= 4 ? 16 : 8;
-  static constexpr int small_tile    = small_threads * small_items;
 };
 
 //! Up to this many keys the passes use the small tile shape (pass_shape<..., true>). Measured on
 //! the H200 (u32 keys, whole call): small tiles are faster up to 2^18 keys, about even at 2^19 and
-//! slower at 2^20 (the look-back walks grow with the tile count).
+//! slower at 2^20 (the look-back walks grow with the tile count). The host decides before it knows
+//! which architecture the kernels run, so the same on every architecture.
 constexpr std::size_t small_shape_max_keys = std::size_t(1) << 18;
 
 //! Which tile shape the passes of an n-key sort use.
