@@ -18,7 +18,8 @@ namespace
 namespace ci = sweep::detail::copy_if_impl;
 using sweep::detail::compiled_arch;
 
-//! What device code chose.
+//! What device code chose. (The three algorithms' tuning tests have the same layout on purpose; each
+//! reports the fields of its own tuning struct.)
 struct device_choice
 {
   int arch;

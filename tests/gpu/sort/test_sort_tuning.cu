@@ -19,7 +19,8 @@ namespace
 namespace so = sweep::detail::sort_impl;
 using sweep::detail::compiled_arch;
 
-//! What device code chose.
+//! What device code chose. (The three algorithms' tuning tests have the same layout on purpose; each
+//! reports the fields of its own tuning struct.)
 struct device_choice
 {
   int arch;
