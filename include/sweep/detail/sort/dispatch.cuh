@@ -63,6 +63,7 @@ inline std::atomic<bool>& histogram_narrow_only()
 }
 
 static_assert(tile_word32_limit == tile_word<std::uint32_t>::value_limit, "plan.hpp: tile word limit");
+static_assert(pass_state_bytes(1000) == pass_state::bytes(1000, radix_digits), "plan.hpp: tile state bytes");
 
 // How values travel: not at all, moved with the keys in every pass, or as 32-bit positions that are
 // sorted with the keys and used once at the end to gather the values.
@@ -153,46 +154,27 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
     n <= std::size_t(0xffffffffu) ? pass_launch_for<narrow_kernel, sizeof(Key), types::vbytes, Small, args_t>()
                                   : pass_launch_for<wide_kernel, sizeof(Key), types::vbytes, Small, args_t>();
   const std::size_t tile        = static_cast<std::size_t>(launch.tile.threads) * static_cast<std::size_t>(launch.tile.items);
-  const std::size_t per_portion = portion_keys(tile);
-  const std::size_t portions    = ceil_div(n, per_portion);
-  const std::size_t max_tiles   = ceil_div(std::min(n, per_portion), tile);
-  const std::size_t counters    = static_cast<std::size_t>(passes) * portions;
+  const sort_plan plan = make_sort_plan(n, tile, passes, sizeof(Key), has_values ? sizeof(moved_type) : 0,
+                                        Mode == value_mode::index, sizeof(value_type));
+  const std::size_t per_portion = plan.per_portion;
+  const std::size_t portions    = plan.portions;
+  const std::size_t counters    = plan.counters;
   // A persistent tile's pass launches at most as many blocks as the device holds at once (or the
   // test hook's limit; read once per sort): its blocks loop over the tiles, and a skipped pass costs
   // one wave, not one block per tile. Other tiles launch one block per tile.
   const unsigned grid_limit     = persistent_grid_limit().load(std::memory_order_relaxed);
   const std::size_t most_blocks = grid_limit != 0 ? grid_limit : launch.resident_blocks;
 
-  // Tile states: when small, one per pass, all cleared by the one memset below together with the
-  // histogram and tile counters (one launch instead of one per pass); otherwise a single one,
-  // cleared before each (pass, portion) launch (status codes alternating by pass instead of the
-  // memset measured slower: docs/design/sort.md, variants).
-  const std::size_t state_bytes  = pass_state::bytes(max_tiles, radix_digits);
-  const bool state_per_pass      = portions == 1 && passes * state_bytes <= state_upfront_max_bytes;
-  const std::size_t state_copies = state_per_pass ? static_cast<std::size_t>(passes) : 1;
-
-  // Everything is allocated here, before any kernel runs. hist_and_counters and state_words are
-  // adjacent, so that one memset clears both.
-  enum part : int
+  // Tile states: one per pass when small, else one cleared before each launch (make_sort_plan;
+  // status codes alternating by pass instead of the memset measured slower: docs/design/sort.md,
+  // variants). Everything is allocated here, before any kernel runs.
+  const bool state_per_pass     = plan.state_per_pass;
+  const std::size_t state_bytes = plan.state_bytes;
+  temp_layout<sort_part_count> layout;
+  for (std::size_t bytes : plan.part_bytes)
   {
-    alt_keys,
-    alt_values, // direct: the second value buffer; index: positions buffer B
-    positions,  // index: positions buffer A
-    value_copy, // index: the values, copied once for the final gather
-    bins,
-    routes,
-    hist_and_counters,
-    state_words,
-  };
-  temp_layout<8> layout;
-  layout.add(n * sizeof(Key));
-  layout.add(has_values ? n * sizeof(moved_type) : 0);
-  layout.add(Mode == value_mode::index ? n * sizeof(std::uint32_t) : 0);
-  layout.add(Mode == value_mode::index ? n * sizeof(value_type) : 0);
-  layout.add(passes * 2 * radix_digits * sizeof(unsigned long long));
-  layout.add((passes + 1) * sizeof(std::uint32_t));
-  layout.add((passes * radix_digits + counters + 1) * sizeof(unsigned long long)); // + histogram_done
-  layout.add(state_copies * state_bytes);
+    layout.add(bytes);
+  }
   temp_storage<execution_policy<Derived>> temp(policy, layout);
 
   unsigned long long* hist     = temp.template part<unsigned long long>(hist_and_counters);

@@ -76,6 +76,69 @@ constexpr std::size_t portion_keys(std::size_t tile_items)
   return (tile_word32_limit / tile_items) * tile_items;
 }
 
+//! Bytes of one pass's tile state for `tiles` tiles: a uint32 word per digit per tile
+//! (dispatch.cuh checks this against pass_state::bytes).
+constexpr std::size_t pass_state_bytes(std::size_t tiles)
+{
+  return tiles * radix_digits * sizeof(std::uint32_t);
+}
+
+//! The temporary storage parts of a onesweep sort, in allocation order. hist_and_counters and
+//! state_words are adjacent, so that one memset clears both.
+enum sort_part : int
+{
+  alt_keys,          // the second key buffer
+  alt_values,        // values moved with the keys: the second value buffer; index sorts: positions B
+  positions,         // index sorts: positions A
+  value_copy,        // index sorts: the values, copied once for the final gather
+  bins,              // each pass's digit starts (two slots a pass: portions ping-pong)
+  routes,            // the passes' routes and the summary (pass_route)
+  hist_and_counters, // the digit histograms, a tile counter per (pass, portion), the histogram's done count
+  state_words,       // tile state: one per pass, or one shared and cleared before each launch
+  sort_part_count
+};
+
+//! How an n-key onesweep sort with tiles of `tile` keys is laid out: portions, tiles, tile state and
+//! the bytes of each temporary part. moved_bytes: what a pass moves with each key (0: keys only;
+//! 4 for index sorts, which move 32-bit positions); value_bytes: the values' size, for index sorts'
+//! copy.
+struct sort_plan
+{
+  std::size_t per_portion  = 0; // keys a portion (a multiple of the tile)
+  std::size_t portions     = 0;
+  std::size_t max_tiles    = 0; // tiles of the largest portion
+  std::size_t counters     = 0; // tile counters: one per (pass, portion)
+  std::size_t state_bytes  = 0; // one pass's tile state
+  bool state_per_pass      = false;
+  std::size_t part_bytes[sort_part_count] = {};
+};
+
+//! Tile state: when small (state_upfront_max_bytes, tuning.hpp), one per pass, all cleared by the
+//! call's one memset together with the histogram and tile counters; otherwise a single one, cleared
+//! before each (pass, portion) launch.
+inline sort_plan make_sort_plan(std::size_t n, std::size_t tile, int passes, std::size_t key_bytes,
+                                std::size_t moved_bytes, bool index_mode, std::size_t value_bytes)
+{
+  sort_plan plan;
+  const std::size_t p = static_cast<std::size_t>(passes);
+  plan.per_portion    = portion_keys(tile);
+  plan.portions       = (n + plan.per_portion - 1) / plan.per_portion;
+  const std::size_t first_portion = n < plan.per_portion ? n : plan.per_portion;
+  plan.max_tiles      = (first_portion + tile - 1) / tile;
+  plan.counters       = p * plan.portions;
+  plan.state_bytes    = pass_state_bytes(plan.max_tiles);
+  plan.state_per_pass = plan.portions == 1 && p * plan.state_bytes <= state_upfront_max_bytes;
+  plan.part_bytes[alt_keys]          = n * key_bytes;
+  plan.part_bytes[alt_values]        = n * moved_bytes;
+  plan.part_bytes[positions]         = index_mode ? n * sizeof(std::uint32_t) : 0;
+  plan.part_bytes[value_copy]        = index_mode ? n * value_bytes : 0;
+  plan.part_bytes[bins]              = p * 2 * radix_digits * sizeof(unsigned long long);
+  plan.part_bytes[routes]            = (p + 1) * sizeof(std::uint32_t);
+  plan.part_bytes[hist_and_counters] = (p * radix_digits + plan.counters + 1) * sizeof(unsigned long long);
+  plan.part_bytes[state_words]       = (plan.state_per_pass ? p : 1) * plan.state_bytes;
+  return plan;
+}
+
 //! The pass tile for keys of KeyBytes and moved values of ValueBytes (0: keys only) under the tuning
 //! of architecture `arch` (util/arch.hpp): the tile a pass kernel whose code was compiled for `arch`
 //! uses. Small: the small inputs' shape. Host only.
