@@ -42,6 +42,10 @@ struct below_threshold
     {
       return static_cast<std::uint64_t>(static_cast<std::uint8_t>(x)) < threshold;
     }
+    else if constexpr (sizeof(T) == 2)
+    {
+      return static_cast<std::uint64_t>(static_cast<std::uint16_t>(x)) < threshold;
+    }
     else
     {
       std::uint32_t key;
@@ -195,7 +199,7 @@ void bench_float_gt0(benchmark::State& state, impl which)
 template <class T>
 void bench_selectivity(benchmark::State& state, impl which, unsigned pct)
 {
-  const std::uint64_t full      = sizeof(T) == 1 ? 256ull : (1ull << 32);
+  const std::uint64_t full      = sizeof(T) == 1 ? 256ull : sizeof(T) == 2 ? 65536ull : (1ull << 32);
   const std::uint64_t threshold = full * pct / 100;
   run_throughput<T>(state, which, below_threshold<T>{threshold}, threshold, "selectivity");
 }
@@ -251,6 +255,7 @@ const bool registered = [] {
     }
   }
   register_selectivity<std::uint8_t>("u8", std::int64_t(1) << 28);
+  register_selectivity<std::uint16_t>("u16", std::int64_t(1) << 28);
   register_selectivity<std::uint32_t>("u32", std::int64_t(1) << 28);
   register_selectivity<std::uint64_t>("u64", std::int64_t(1) << 28);
   register_selectivity<uint4>("u128", std::int64_t(1) << 26);

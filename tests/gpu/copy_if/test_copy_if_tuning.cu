@@ -61,7 +61,7 @@ void check_tuning(const char* name)
 {
   INFO(name);
   constexpr auto probe          = &report_tuning<T, Paths>;
-  const ci::kernel_launch& host = ci::launch_for<T, probe>();
+  const sweep::detail::kernel_launch<ci::tile_dims>& host = ci::launch_for<T, probe>();
   thrust::device_vector<device_choice> out(1);
   probe<<<1, host.tile.block_threads>>>(thrust::raw_pointer_cast(out.data()));
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -72,7 +72,7 @@ void check_tuning(const char* name)
 
   // The real kernel of these types, compiled in this binary like every copy_if kernel.
   constexpr auto kernel         = &ci::select_kernel<T, Paths, T*, ci::no_stencil, T*, keep_percent<T>>;
-  const ci::kernel_launch& real = ci::launch_for<T, kernel>();
+  const sweep::detail::kernel_launch<ci::tile_dims>& real = ci::launch_for<T, kernel>();
   CHECK(real.arch == device.arch);
   CHECK(real.tile.block_threads == device.block_threads);
   CHECK(real.tile.tile_items == device.tile_items);
@@ -100,6 +100,7 @@ TEST_CASE("copy_if: the host launches each kernel with the tuning its code was c
   check_tuning<float, ci::kernel_paths<true, true, false>>("float, vector paths");
   check_tuning<double, ci::kernel_paths<true, true, false>>("double, vector paths");
   check_tuning<std::uint8_t, ci::kernel_paths<true, true, false>>("uint8, vector paths");
+  check_tuning<std::uint16_t, ci::kernel_paths<true, true, false>>("uint16, vector paths");
   check_tuning<float, ci::kernel_paths<false, false, false>>("float, item paths");
   check_tuning<s12, ci::kernel_paths<false, false, false>>("12-byte struct");
   check_tuning<s32, ci::kernel_paths<false, false, false>>("32-byte struct");

@@ -85,10 +85,8 @@ device_choice run_probe(int threads)
 template <auto Kernel, class Key, class Value, bool HasValues, bool Small>
 void check_real_pass(const device_choice& device)
 {
-  using args_t                 = so::pass_args<Key, Value>;
   constexpr std::size_t vbytes = HasValues ? sizeof(Value) : 0;
-  const so::pass_launch<args_t>& real = so::pass_launch_for<Kernel, sizeof(Key), vbytes, Small, args_t>();
-  CHECK(real.kernel == Kernel);
+  const sweep::detail::kernel_launch<so::pass_tile>& real = so::pass_launch_for<Kernel, sizeof(Key), vbytes, Small>();
   CHECK(real.arch == device.arch);
   CHECK(real.tile.threads == device.threads);
   CHECK(real.tile.items == device.items);
@@ -103,10 +101,9 @@ void check_real_pass(const device_choice& device)
   int per_sm = 0;
   REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Kernel, real.tile.threads, 0) == cudaSuccess);
   CHECK(per_sm >= device.min_blocks);
-  if (real.tile.persistent)
-  {
-    CHECK(real.resident_blocks == static_cast<unsigned>(per_sm * sweep::detail::current_device_info().sm_count));
-  }
+  // Resident blocks are looked up for persistent tiles only (the most such a pass launches).
+  const unsigned resident = real.tile.persistent ? static_cast<unsigned>(per_sm * sweep::detail::current_device_info().sm_count) : 0u;
+  CHECK(real.resident_blocks == resident);
 }
 
 template <class Key, class Value, bool HasValues, bool Small>

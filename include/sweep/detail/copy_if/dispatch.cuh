@@ -34,25 +34,14 @@ struct is_pointer_to : std::integral_constant<bool,
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
 
-//! What the host launches a select_kernel over items of T with on the current device: the
-//! architecture its code was compiled for, that architecture's tile (tile_dims_for: the tuning the
-//! kernel's code chose at compile time) and the blocks of that tile the device holds at once. Found
-//! once per device and kernel; then a lookup costs one cudaGetDevice and one atomic load. The GPU
-//! tests compare it with what device code uses.
-struct kernel_launch
-{
-  int arch = 0;
-  tile_dims tile;
-  unsigned resident_blocks = 0;
-};
-
+//! What the host launches a select_kernel over items of T with on the current device (kernel_launch:
+//! the tile of the tuning the kernel's code chose, tile_dims_for, and the blocks of it the device holds
+//! at once, the most a launch takes).
 template <class T, auto Kernel>
-__host__ const kernel_launch& launch_for()
+__host__ const kernel_launch<tile_dims>& launch_for()
 {
-  return per_kernel_value<Kernel, kernel_launch>([](int arch, int) {
-    const tile_dims tile = tile_dims_for<T>(arch);
-    return kernel_launch{arch, tile, resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), tile.block_threads)};
-  });
+  return kernel_launch_for<Kernel, tile_dims>([](int arch) { return tile_dims_for<T>(arch); },
+                                              [](const tile_dims& tile) { return tile.block_threads; });
 }
 
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
@@ -84,7 +73,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   }
 
   // The tile of the tuning the kernel's code was compiled with.
-  const kernel_launch& launch = launch_for<T, kernel>();
+  const kernel_launch<tile_dims>& launch = launch_for<T, kernel>();
   std::uint64_t head          = 0;
   if constexpr (load_vector_path)
   {

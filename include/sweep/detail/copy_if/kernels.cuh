@@ -20,13 +20,16 @@ namespace detail
 namespace copy_if_impl
 {
 
-//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning:
-//! Tuning::vector_blocks_per_sm for the 16-byte vector path with items of 4 bytes and more, 1
-//! otherwise (tuning.hpp says why).
+//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning, on
+//! the 16-byte vector path: Tuning::vector_blocks_per_sm for items of 4 bytes and more,
+//! vector_blocks_per_sm_2byte for 2-byte items; 1 otherwise (tuning.hpp says why).
 template <class T, class Paths, class Tuning>
 __host__ __device__ constexpr int min_blocks()
 {
-  return Paths::load_vectors && sizeof(T) >= 4 ? Tuning::vector_blocks_per_sm : 1;
+  return !Paths::load_vectors ? 1
+       : sizeof(T) >= 4       ? Tuning::vector_blocks_per_sm
+       : sizeof(T) == 2       ? Tuning::vector_blocks_per_sm_2byte
+                              : 1;
 }
 
 //! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts

@@ -42,10 +42,15 @@ struct tuning_sm90
   static constexpr int max_staging_bytes = 32768;
   //! Blocks per SM the vector load path with items of 4 bytes and more is compiled for
   //! (__launch_bounds__): 4 x 512 threads, all the SM holds (32 registers), where more tiles in flight
-  //! per SM hide the look-back's wait. The other paths are compiled for one (1- and 2-byte items carry
-  //! 16-64 items a thread and spill under 32 registers; fancy iterators need their registers).
+  //! per SM hide the look-back's wait. 1- and 2-byte items (64 and 32 items a thread) spill under 32
+  //! registers: 2-byte items are compiled for the blocks below, 1-byte items and the item-by-item
+  //! paths for one (fancy iterators need their registers).
   //! Measured on the H200: docs/design/copy_if.md, variants.
   static constexpr int vector_blocks_per_sm = 4;
+  //! The same for 2-byte items (32 a thread): 2 blocks an SM (64 registers) measured 14-17% faster
+  //! than one (80 registers) on u16 2^28 at every kept share. 1-byte items stay at one block (120
+  //! registers): two (64 registers, spilling) measured the same (docs/design/copy_if.md, variants).
+  static constexpr int vector_blocks_per_sm_2byte = 2;
   //! Look-back: nanoseconds a tile sleeps between publishing its count and its first poll
   //! (warp_lookback's initial_delay_ns), for the vector load path, when there are more tiles than
   //! blocks (blocks loop; smaller inputs have no predecessors worth waiting for). Measured on the
@@ -69,8 +74,9 @@ struct tuning_sm86 : tuning_sm90
 //! SM's 1024 threads (64 registers), fit its 64 KB; with sm_90's 32 KiB tiles one block would.
 struct tuning_sm75 : tuning_sm90
 {
-  static constexpr int max_staging_bytes    = 16384;
-  static constexpr int vector_blocks_per_sm = 2;
+  static constexpr int max_staging_bytes          = 16384;
+  static constexpr int vector_blocks_per_sm       = 2;
+  static constexpr int vector_blocks_per_sm_2byte = 2;
 };
 
 //! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
@@ -91,12 +97,14 @@ constexpr std::size_t vector_block_shared_bytes()
   return static_cast<std::size_t>(Tuning::max_staging_bytes) + 16 + (Tuning::vector_block_threads / 32 + 1) * 8 + 16 + 16;
 }
 
-//! Tuning fits `limits`: vector_blocks_per_sm blocks of the vector path are resident at once, and
-//! one row of the largest type (max_item_bytes) stays within static shared memory.
+//! Tuning fits `limits`: vector_blocks_per_sm (and vector_blocks_per_sm_2byte) blocks of the vector
+//! path are resident at once, and one row of the largest type (max_item_bytes) stays within static
+//! shared memory.
 template <class Tuning>
 constexpr bool fits(const arch_limits& limits)
 {
   return blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_2byte, vector_block_shared_bytes<Tuning>())
       && vector_block_shared_bytes<Tuning>() <= static_shared_per_block
       && Tuning::block_threads * max_item_bytes + 16 + 1024 <= static_shared_per_block;
 }

@@ -74,33 +74,15 @@ enum class value_mode
   index,
 };
 
-//! What the host launches a digit pass with on the current device: the kernel (one of the two
-//! global-position widths), its tile (the tuning its code was compiled with: pass_tile_for) and, for
-//! a persistent tile, the blocks of it the device holds at once (the most a pass launches). Found
-//! once per device and kernel (pass_launch_for); the GPU tests compare it with what device code uses.
-template <class Args>
-struct pass_launch
+//! What the host launches a digit pass with on the current device (kernel_launch): its tile under the
+//! tuning its code was compiled with (pass_tile_for) and, for a persistent tile, the blocks of it the
+//! device holds at once (the most a pass launches).
+template <auto Kernel, std::size_t KeyBytes, std::size_t ValueBytes, bool Small>
+__host__ const kernel_launch<pass_tile>& pass_launch_for()
 {
-  void (*kernel)(Args) = nullptr;
-  int arch             = 0;
-  pass_tile tile{};
-  unsigned resident_blocks = 0;
-};
-
-template <auto Kernel, std::size_t KeyBytes, std::size_t ValueBytes, bool Small, class Args>
-__host__ const pass_launch<Args>& pass_launch_for()
-{
-  return per_kernel_value<Kernel, pass_launch<Args>>([](int arch, int) {
-    pass_launch<Args> launch;
-    launch.kernel = Kernel;
-    launch.arch   = arch;
-    launch.tile   = pass_tile_for<KeyBytes, ValueBytes, Small>(arch);
-    if (launch.tile.persistent)
-    {
-      launch.resident_blocks = resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), launch.tile.threads);
-    }
-    return launch;
-  });
+  return kernel_launch_for<Kernel, pass_tile>(
+    [](int arch) { return pass_tile_for<KeyBytes, ValueBytes, Small>(arch); },
+    [](const pass_tile& tile) { return tile.persistent ? tile.threads : 0; });
 }
 
 //! What the host launches the one-block sort with on the current device: its tile under the tuning
@@ -150,9 +132,10 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
   // under the tuning its code was compiled with.
   constexpr auto narrow_kernel = &onesweep_pass_kernel<Key, moved_type, has_values, Descending, Small, std::uint32_t>;
   constexpr auto wide_kernel   = &onesweep_pass_kernel<Key, moved_type, has_values, Descending, Small, unsigned long long>;
-  const pass_launch<args_t>& launch =
-    n <= std::size_t(0xffffffffu) ? pass_launch_for<narrow_kernel, sizeof(Key), types::vbytes, Small, args_t>()
-                                  : pass_launch_for<wide_kernel, sizeof(Key), types::vbytes, Small, args_t>();
+  const bool narrow                      = n <= std::size_t(0xffffffffu);
+  void (*const pass_kernel)(args_t)      = narrow ? narrow_kernel : wide_kernel;
+  const kernel_launch<pass_tile>& launch = narrow ? pass_launch_for<narrow_kernel, sizeof(Key), types::vbytes, Small>()
+                                                  : pass_launch_for<wide_kernel, sizeof(Key), types::vbytes, Small>();
   const std::size_t tile        = static_cast<std::size_t>(launch.tile.threads) * static_cast<std::size_t>(launch.tile.items);
   const sort_plan plan = make_sort_plan(n, tile, passes, sizeof(Key), has_values ? sizeof(moved_type) : 0,
                                         Mode == value_mode::index, sizeof(value_type));
@@ -267,7 +250,7 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
       args.bins_in      = bin_data + (pass * 2 + portion % 2) * radix_digits;
       args.bins_out     = bin_data + (pass * 2 + (portion + 1) % 2) * radix_digits;
       const std::size_t grid = launch.tile.persistent ? std::min(tiles, most_blocks) : tiles;
-      launch.kernel<<<static_cast<unsigned>(grid), launch.tile.threads, 0, stream>>>(args);
+      pass_kernel<<<static_cast<unsigned>(grid), launch.tile.threads, 0, stream>>>(args);
       check_launch("sweep::sort: onesweep pass kernel");
     }
   }

@@ -13,6 +13,7 @@
 #include <sweep/detail/sort/plan.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/kernel_tuning.cuh>
 
 namespace sweep
 {
@@ -320,12 +321,10 @@ __host__ unsigned upfront_histogram_blocks()
     {
       return 0u;
     }
+    // The occupancy of a block with more than 48 KB of dynamic shared memory needs the raised limit.
     throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
                    "sweep::sort: histogram kernel shared memory");
-    int per_sm = 0;
-    throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, bytes),
-                   "sweep::sort: histogram kernel occupancy");
-    return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(current_device_info().sm_count);
+    return resident_blocks_uncached(reinterpret_cast<const void*>(kernel), Threads, bytes);
   });
 }
 

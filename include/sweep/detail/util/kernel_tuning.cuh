@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <type_traits>
 
 #include <sweep/detail/util/arch.hpp>
@@ -29,12 +30,12 @@ __host__ inline int kernel_arch_uncached(const void* kernel)
   return tuning_arch(attributes.ptxVersion * 10);
 }
 
-//! Blocks of `kernel` (block_threads threads, static shared memory only) that the current device
-//! holds at once, at least one per SM. Uncached (callers cache).
-__host__ inline unsigned resident_blocks_uncached(const void* kernel, int block_threads)
+//! Blocks of `kernel` (block_threads threads, its static shared memory and dynamic_shared bytes more)
+//! that the current device holds at once, at least one per SM. Uncached (callers cache).
+__host__ inline unsigned resident_blocks_uncached(const void* kernel, int block_threads, std::size_t dynamic_shared = 0)
 {
   int per_sm = 0;
-  throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, 0),
+  throw_on_error(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, dynamic_shared),
                  "sweep: kernel occupancy");
   return static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(current_device_info().sm_count);
 }
@@ -63,6 +64,37 @@ __host__ int kernel_arch()
 {
   return per_kernel_value<Kernel, int>([](int arch, int) {
     return arch;
+  });
+}
+
+//! What the host launches one of sweep's kernels with on the current device: the architecture its code
+//! was compiled for, the tile of that architecture's tuning (the struct the kernel's code chose at
+//! compile time) and the blocks of that tile the device holds at once (0 where the caller does not
+//! need them). The GPU tests compare it with what device code uses.
+template <class Tile>
+struct kernel_launch
+{
+  int arch = 0;
+  Tile tile{};
+  unsigned resident_blocks = 0;
+};
+
+//! The kernel_launch of `Kernel` on the current device, found once per device and kernel (then a lookup
+//! costs one cudaGetDevice and one atomic load): tile_for(arch) gives its tile; resident_threads(tile)
+//! the block size whose resident blocks the caller needs, or 0 for none.
+template <auto Kernel, class Tile, class TileFor, class ResidentThreads>
+__host__ const kernel_launch<Tile>& kernel_launch_for(TileFor tile_for, ResidentThreads resident_threads)
+{
+  return per_kernel_value<Kernel, kernel_launch<Tile>>([&](int arch, int) {
+    kernel_launch<Tile> launch;
+    launch.arch       = arch;
+    launch.tile       = tile_for(arch);
+    const int threads = resident_threads(launch.tile);
+    if (threads > 0)
+    {
+      launch.resident_blocks = resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), threads);
+    }
+    return launch;
   });
 }
 
