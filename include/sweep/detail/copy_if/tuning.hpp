@@ -47,8 +47,8 @@ struct tuning_sm90
   //! paths for one (fancy iterators need their registers).
   //! Measured on the H200: docs/design/copy_if.md, variants.
   static constexpr int vector_blocks_per_sm = 4;
-  //! The same for 2-byte items (32 a thread): 2 blocks an SM (64 registers) measured 14-17% faster
-  //! than one (80 registers) on u16 2^28 at every kept share. 1-byte items stay at one block (120
+  //! The same for 2-byte items (32 a thread): 2 blocks an SM (64 registers) measured 13-17% faster
+  //! than one (88 registers) on u16 2^28 at every kept share. 1-byte items stay at one block (120
   //! registers): two (64 registers, spilling) measured the same (docs/design/copy_if.md, variants).
   static constexpr int vector_blocks_per_sm_2byte = 2;
   //! Look-back: nanoseconds a tile sleeps between publishing its count and its first poll
