@@ -102,3 +102,20 @@ TEST_CASE("sort_by_key with zip_iterator values", "[sort][pairs][zip]")
     sweep_test::require_bitwise_equal(eb, b, n, "zip values 1");
   }
 }
+
+TEST_CASE("sort_by_key with the large pass tiles, small enough for compute-sanitizer", "[sort][pairs][san]")
+{
+  // Past small_shape_max_keys the passes run the large tiles: 4-byte pairs look back before they
+  // rank (tuning.hpp, lookback_first), 8-byte values after; a few tiles and a partial last one.
+  const std::uint64_t seed = sweep_test::test_seed();
+  const std::size_t n      = sweep::detail::sort_impl::small_shape_max_keys + 12345;
+  sweep_test::check_pairs(sweep_test::random_vector<std::uint32_t>(n, seed),
+                          sweep_test::random_vector<std::uint32_t>(n, seed + 1), thrust::less<std::uint32_t>(),
+                          "u32/u32 large tiles");
+  sweep_test::check_pairs(sweep_test::few_valued_vector<std::uint16_t>(n, 5, seed + 2),
+                          sweep_test::random_vector<std::uint16_t>(n, seed + 3), thrust::greater<std::uint16_t>(),
+                          "u16/u16 five keys, large tiles");
+  sweep_test::check_pairs(sweep_test::random_vector<std::uint32_t>(n, seed + 4),
+                          sweep_test::random_vector<std::uint64_t>(n, seed + 5), thrust::less<std::uint32_t>(),
+                          "u32/u64 large tiles");
+}

@@ -248,7 +248,9 @@ TEST_CASE("sort shapes of sm_90 as measured on the H200", "[radix][plan]")
   STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 0, false>::tile_items == 384 * 12);
   STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 0, false>::min_blocks == 3);
   STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 8, 0, false>::persistent);
-  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 4, false>::tile_items == 384 * 20);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 4, false>::tile_items == 512 * 20);
+  STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 4, false>::lookback_first);
+  STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 4, 0, false>::lookback_first);
   STATIC_REQUIRE_FALSE(pass_shape<tuning_sm90, 4, 4, false>::persistent);
   STATIC_REQUIRE(pass_shape<tuning_sm90, 4, 8, false>::tile_items == 384 * 14);
   STATIC_REQUIRE(pass_shape<tuning_sm90, 8, 4, false>::tile_items == 384 * 14);

@@ -471,13 +471,27 @@ struct onesweep_agent
       return;
     }
 
+    // The look-back before or after ranking (Shape::lookback_first, tuning.hpp). Unsigned
+    // wrap-around is intended: base + tile position is the global position.
+    if constexpr (Shape::lookback_first)
+    {
+      if (tid < radix_digits)
+      {
+        smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+      }
+      // The warps reconverge before the ranking's ballots: without it ptxas 13.0 fails to allocate
+      // registers for the keys-only kernels (C7600).
+      __syncwarp();
+    }
     ranker::rank(smem.rank, digit_of, ranks);
     __syncthreads(); // (e)
     place_keys();
-    if (tid < radix_digits)
+    if constexpr (!Shape::lookback_first)
     {
-      // Unsigned wrap-around is intended: base + tile position is the global position.
-      smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+      if (tid < radix_digits)
+      {
+        smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+      }
     }
     __syncthreads(); // (f)
 

@@ -20,13 +20,16 @@ namespace sort_impl
 //! for (__launch_bounds__ minimum: while one block waits in its look-back, another streams keys),
 //! and whether it runs persistent blocks (a grid of one wave whose blocks take tiles until none is
 //! left, so that a skipped pass costs one ticket a resident block instead of one a tile) or one block
-//! a tile.
+//! a tile. lookback_first: the tile's 256 look-back threads find its digits' global starts right
+//! after the digit scan, before the block ranks its keys, instead of after ranking (agent.cuh,
+//! process_tile): the values the look-back needs die before the ranking, which frees registers.
 struct pass_tile
 {
   int threads;
   int items;
   int min_blocks;
   bool persistent;
+  bool lookback_first = false;
 };
 
 //! sm_90 (H200), measured. A pass tile's shared exchange buffer holds one tile of the wider of key
@@ -38,8 +41,11 @@ struct pass_tile
 //!                      1.03x; 384 x 19 at 3 blocks 1.006x / 1.02x; 384 x 23 at 2 blocks (80
 //!                      registers) 8% slower than 512 x 21 in an earlier build of the pass.
 //!   8-byte keys only:  384 x 12, 3 blocks an SM (56 registers): 1.078x; 256 x 16 at 3 blocks 1.012x.
-//!   4-byte pairs:      384 x 20, 2 blocks: 0.999x; 512 x 16 1.005x (spills 44 bytes); 384 x 16 at
-//!                      3 blocks 0.947x.
+//!   4-byte pairs:      512 x 20, 2 blocks, look-back first (64 registers): u32/u32 pairs 2^28
+//!                      6.89 ms against 7.98 for 384 x 20 with the look-back after ranking (80
+//!                      registers; 512 x 20 spills there), 7.85 for 384 x 20, 7.38 for 512 x 16 and
+//!                      7.37 for 384 x 24 with it first, 8.05 for 384 x 16 at 3 blocks; CUB 8.49
+//!                      (one run, docs/design/sort.md, variants). 512 x 22 spills.
 //!   8-byte values:     384 x 14, 2 blocks: u32/u64 pairs 0.970x; 256 x 16 at 3 blocks 0.931x.
 //! Persistent blocks against one block a tile, on the H200 (whole sorts, A/B in one run): u32 2^28
 //! level, u32 keys below 2^16 and below 2^24 (two and one passes skipped) 4% faster, u32/u64 pairs
@@ -55,7 +61,7 @@ struct tuning_sm90
   //! 8-byte keys alone.
   static constexpr pass_tile wide_keys{384, 12, 3, false};
   //! Keys with values, neither wider than 4 bytes.
-  static constexpr pass_tile narrow_pairs{384, 20, 2, false};
+  static constexpr pass_tile narrow_pairs{512, 20, 2, false, true};
   //! Keys with values, one of them 8 bytes wide.
   static constexpr pass_tile wide_pairs{384, 14, 2, true};
   //! The one-block sort (cub::BlockRadixSort, in place) of inputs of at most one of its tiles:
@@ -109,6 +115,7 @@ struct pass_shape
   static constexpr int tile_items   = threads * items;
   static constexpr int min_blocks   = config.min_blocks;
   static constexpr bool persistent  = config.persistent;
+  static constexpr bool lookback_first = config.lookback_first;
 };
 
 //! The one-block sort's tile under Tuning for keys of KeyBytes and moved values of ValueBytes.
