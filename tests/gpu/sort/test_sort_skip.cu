@@ -231,7 +231,7 @@ TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
 
 TEST_CASE("persistent passes: a few blocks loop over every tile", "[sort][skip][persistent]")
 {
-  // The persistent shapes (4-byte keys alone, 8-byte values) with the grid held to 1-3 blocks: each
+  // The persistent shape of sm_90 (4-byte keys alone) with the grid held to 1-3 blocks: each
   // block takes many tiles in turn, and a tile's look-back waits on tiles of the other blocks (or,
   // with one block, on its own earlier tiles). Skipped and running passes, every `how`.
   const std::uint64_t seed = sweep_test::test_seed();

@@ -40,17 +40,23 @@ struct pass_tile
 //!   4-byte keys only:  512 x 21, 2 blocks an SM (64 registers): u32 2^28 1.027x CUB, float 2^27
 //!                      1.03x; 384 x 19 at 3 blocks 1.006x / 1.02x; 384 x 23 at 2 blocks (80
 //!                      registers) 8% slower than 512 x 21 in an earlier build of the pass.
-//!   8-byte keys only:  384 x 12, 3 blocks an SM (56 registers): 1.078x; 256 x 16 at 3 blocks 1.012x.
+//!   8-byte keys only:  384 x 14, 3 blocks an SM, look-back first (56 registers): u64 2^27 7.19 ms
+//!                      against 7.48 for 384 x 12 with it after (1.078x CUB then; 256 x 16 at 3
+//!                      blocks 1.012x); CUB 8.23.
 //!   4-byte pairs:      512 x 20, 2 blocks, look-back first (64 registers): u32/u32 pairs 2^28
 //!                      6.89 ms against 7.98 for 384 x 20 with the look-back after ranking (80
 //!                      registers; 512 x 20 spills there), 7.85 for 384 x 20, 7.38 for 512 x 16 and
 //!                      7.37 for 384 x 24 with it first, 8.05 for 384 x 16 at 3 blocks; CUB 8.49
 //!                      (one run, docs/design/sort.md, variants). 512 x 22 spills.
-//!   8-byte values:     384 x 14, 2 blocks: u32/u64 pairs 0.970x; 256 x 16 at 3 blocks 0.931x.
+//!   8-byte values:     512 x 11, 2 blocks, one block a tile, look-back first (56 registers):
+//!                      u32/u64 pairs 2^27 5.20 ms against 5.30 for 384 x 14 persistent with it
+//!                      after (0.970x CUB then; 256 x 16 at 3 blocks 0.931x), 5.49 for that with it
+//!                      first, 5.38 for 512 x 10 persistent with it first; CUB 5.21.
 //! Persistent blocks against one block a tile, on the H200 (whole sorts, A/B in one run): u32 2^28
 //! level, u32 keys below 2^16 and below 2^24 (two and one passes skipped) 4% faster, u32/u64 pairs
 //! 1% faster; u64 keys 1.5% and u32/u32 pairs 6.7% slower (the loop costs them registers: 4-20 bytes
-//! of spills), so those shapes keep one block a tile. Small inputs never skip (pass_skip_min_keys).
+//! of spills), so those shapes keep one block a tile; so does the later 512 x 11 tile of 8-byte values
+//! (faster without the loop, above). Small inputs never skip (pass_skip_min_keys).
 struct tuning_sm90
 {
   //! Inputs of at most small_shape_max_keys keys: 256 x 8 keys, so that a 2^16-key sort runs 32
@@ -59,11 +65,11 @@ struct tuning_sm90
   //! Keys of 1 to 4 bytes alone.
   static constexpr pass_tile narrow_keys{512, 21, 2, true};
   //! 8-byte keys alone.
-  static constexpr pass_tile wide_keys{384, 12, 3, false};
+  static constexpr pass_tile wide_keys{384, 14, 3, false, true};
   //! Keys with values, neither wider than 4 bytes.
   static constexpr pass_tile narrow_pairs{512, 20, 2, false, true};
   //! Keys with values, one of them 8 bytes wide.
-  static constexpr pass_tile wide_pairs{384, 14, 2, true};
+  static constexpr pass_tile wide_pairs{512, 11, 2, false, true};
   //! The one-block sort (cub::BlockRadixSort, in place) of inputs of at most one of its tiles:
   //! 256 threads x 16 keys, 8 when the key or the moved value is wider than 4 bytes.
   static constexpr int single_block_threads    = 256;
