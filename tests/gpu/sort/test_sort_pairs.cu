@@ -105,8 +105,9 @@ TEST_CASE("sort_by_key with zip_iterator values", "[sort][pairs][zip]")
 
 TEST_CASE("sort_by_key with the large pass tiles, small enough for compute-sanitizer", "[sort][pairs][san]")
 {
-  // Past small_shape_max_keys the passes run the large tiles: 4-byte pairs look back before they
-  // rank (tuning.hpp, lookback_first), 8-byte values after; a few tiles and a partial last one.
+  // Past small_shape_max_keys the passes run the large tiles, which on sm_90 look back before they
+  // rank (tuning.hpp, lookback_first): 4-byte pairs and 8-byte values; a few tiles and a partial
+  // last one.
   const std::uint64_t seed = sweep_test::test_seed();
   const std::size_t n      = sweep::detail::sort_impl::small_shape_max_keys + 12345;
   sweep_test::check_pairs(sweep_test::random_vector<std::uint32_t>(n, seed),

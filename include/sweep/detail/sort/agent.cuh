@@ -313,6 +313,14 @@ struct onesweep_agent
     return global;
   }
 
+  //! Thread d < 256: scatter_base[d] = the global start of digit d's keys of this tile (look_back())
+  //! minus digit d's tile offset. Unsigned wrap-around is intended: base + tile position is the
+  //! global position.
+  __device__ void find_scatter_base(std::uint32_t real, std::uint32_t first_word, std::uint32_t digit_offset)
+  {
+    smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+  }
+
   //! The value of this lane's item i (index sorts: its position in the input on the first pass).
   __device__ Value load_value(int i, const Value* in, bool made_up) const
   {
@@ -471,13 +479,12 @@ struct onesweep_agent
       return;
     }
 
-    // The look-back before or after ranking (Shape::lookback_first, tuning.hpp). Unsigned
-    // wrap-around is intended: base + tile position is the global position.
+    // The look-back before or after ranking (Shape::lookback_first, tuning.hpp).
     if constexpr (Shape::lookback_first)
     {
       if (tid < radix_digits)
       {
-        smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+        find_scatter_base(real, first_word, digit_offset);
       }
       // The warps reconverge before the ranking's ballots: without it ptxas 13.0 fails to allocate
       // registers for the keys-only kernels (C7600).
@@ -490,7 +497,7 @@ struct onesweep_agent
     {
       if (tid < radix_digits)
       {
-        smem.scatter_base[tid] = static_cast<Offset>(look_back(real, first_word) - digit_offset);
+        find_scatter_base(real, first_word, digit_offset);
       }
     }
     __syncthreads(); // (f)
