@@ -26,6 +26,7 @@ struct device_choice
   int block_threads;
   unsigned long long tile_items;
   int min_blocks;
+  int word_stride;
 };
 
 //! Templated like select_kernel (value type, paths) and bounded the same way.
@@ -42,6 +43,7 @@ __global__ void __launch_bounds__(ci::tile_shape<T, ci::tuning_for<compiled_arch
     out->block_threads = shape::block_threads;
     out->tile_items    = shape::tile_items;
     out->min_blocks    = ci::min_blocks<T, Paths, tuning>();
+    out->word_stride   = tuning::tile_word_stride;
   }
 }
 
@@ -69,6 +71,7 @@ void check_tuning(const char* name)
   CHECK(device.arch == host.arch);
   CHECK(device.block_threads == host.tile.block_threads);
   CHECK(device.tile_items == host.tile.tile_items);
+  CHECK(device.word_stride == host.tile.word_stride);
 
   // The real kernel of these types, compiled in this binary like every copy_if kernel.
   constexpr auto kernel         = &ci::select_kernel<T, Paths, T*, ci::no_stencil, T*, keep_percent<T>>;

@@ -196,4 +196,12 @@ TEST_CASE("make_tile_plan counts tiles over head + n items", "[copy_if]")
     CHECK(plan.header_bytes == 16);
     CHECK(plan.tiles <= sweep::detail::copy_if_impl::max_tiles);
   }
+  SECTION("a tile's look-back word takes word_stride words")
+  {
+    const auto plan = make_tile_plan(5 * 4096 + 1, 4096, 0, 16);
+    CHECK(plan.tiles == 6);
+    CHECK(plan.word_stride == 16);
+    CHECK(plan.state_bytes == 6 * 16 * 8);
+    CHECK(ci::tile_dims_for<float>(900).word_stride == ci::tuning_sm90::tile_word_stride);
+  }
 }

@@ -36,12 +36,22 @@ struct no_stencil
 //!   StoreVectors: output is a `T*` of the same vectorizable T: the body of a tile's output range is
 //!                 written with aligned 16-byte stores.
 //!   Discard:      output is a discard_iterator: only the count is produced.
-template <bool LoadVectors, bool StoreVectors, bool Discard>
+//!   Schedule:     how blocks go through tiles (tuning.hpp, tile_schedule): `tuned` takes the
+//!                 tuning's choice for the path; tests force either schedule.
+enum class schedule_choice
+{
+  tuned,
+  in_order,
+  pipelined
+};
+
+template <bool LoadVectors, bool StoreVectors, bool Discard, schedule_choice Schedule = schedule_choice::tuned>
 struct kernel_paths
 {
   static constexpr bool load_vectors  = LoadVectors;
   static constexpr bool store_vectors = StoreVectors;
   static constexpr bool discard       = Discard;
+  static constexpr schedule_choice schedule = Schedule;
 };
 
 //! Kernel arguments. `chunks` is only used by the vector load path: the 16-byte-aligned address of
@@ -57,7 +67,7 @@ struct kernel_params
   std::uint64_t head;          //!< virtual items [0, head) lie before `first`: never read
   std::uint64_t virtual_items; //!< head + n
   std::uint64_t tiles;
-  tile_state<unsigned long long, tile_ordering::relaxed> state; //!< one slot per tile, cleared to invalid before the launch
+  tile_state<unsigned long long, tile_ordering::relaxed> state; //!< slot 0 of word_stride slots per tile, cleared to invalid before the launch
   unsigned long long* tile_counter;     //!< zeroed before the launch (unused when tiles == 1)
   unsigned long long* total;            //!< written by the last tile: the number selected (device or
                                         //!< mapped host memory)
@@ -104,6 +114,16 @@ struct agent
   static constexpr unsigned lookback_delay_ns = !Paths::load_vectors ? 0u
                                               : sizeof(T) >= 4       ? Tuning::lookback_delay_ns
                                                                      : Tuning::small_lookback_delay_ns;
+  //! The pipelined schedule's delay before the first poll (tuning).
+  static constexpr unsigned pipelined_delay_ns = Tuning::pipelined_lookback_delay_ns;
+
+  //! The schedule this instantiation runs: the one Paths forces, else the tuning's for its path.
+  static constexpr tile_schedule schedule =
+    Paths::schedule == schedule_choice::in_order  ? tile_schedule::in_order
+    : Paths::schedule == schedule_choice::pipelined ? tile_schedule::pipelined
+    : !Paths::load_vectors                          ? Tuning::other_schedule
+    : sizeof(T) == 2                                ? Tuning::vector_schedule_2byte
+                                                    : Tuning::vector_schedule;
 
   __device__ T* staged() const
   {
@@ -274,16 +294,22 @@ struct agent
     }
   }
 
-  template <bool Full>
-  __device__ void process(std::uint64_t tile) const
+  //! What rank() finds for one tile: this thread's selection flags, the tile position of its first
+  //! selected item in each row, and the tile's selected count.
+  struct ranking
   {
-    const std::uint64_t tile_base = tile * shape::tile_items;
-    T item[items];
-    if constexpr (need_items)
-    {
-      load_items<Full>(tile_base, item);
-    }
-    const std::uint64_t mask = select_flags<Full>(tile_base, item);
+    std::uint64_t mask;
+    std::uint32_t row_base[rows];
+    std::uint32_t count;
+  };
+
+  //! Flags this thread's items and ranks the selected ones in the tile with one block scan
+  //! (contains a barrier: every thread's earlier reads of the staging buffer are done after it).
+  template <bool Full>
+  __device__ ranking rank(std::uint64_t tile_base, T (&item)[items]) const
+  {
+    ranking r;
+    r.mask = select_flags<Full>(tile_base, item);
 
     // Per-row counts packed 16 bits apiece: one exclusive block scan ranks all rows at once, and no
     // field carries into the next because a row's total is at most block_threads * vec < 2^16.
@@ -292,55 +318,35 @@ struct agent
     for (int j = 0; j < rows; ++j)
     {
       const std::uint64_t row_mask = (vec == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << vec) - 1)) << (j * vec);
-      packed |= static_cast<unsigned long long>(__popcll(mask & row_mask)) << (16 * j);
+      packed |= static_cast<unsigned long long>(__popcll(r.mask & row_mask)) << (16 * j);
     }
     unsigned long long exclusive_packed = 0, aggregate_packed = 0;
     block_scan(smem.scan).ExclusiveSum(packed, exclusive_packed, aggregate_packed);
 
-    std::uint32_t row_base[rows];
-    std::uint32_t count = 0;
+    r.count = 0;
 #pragma unroll
     for (int j = 0; j < rows; ++j)
     {
-      row_base[j] = count + static_cast<std::uint32_t>((exclusive_packed >> (16 * j)) & 0xffffu);
-      count += static_cast<std::uint32_t>((aggregate_packed >> (16 * j)) & 0xffffu);
+      r.row_base[j] = r.count + static_cast<std::uint32_t>((exclusive_packed >> (16 * j)) & 0xffffu);
+      r.count += static_cast<std::uint32_t>((aggregate_packed >> (16 * j)) & 0xffffu);
     }
+    return r;
+  }
 
-    // Warp 0 learns the tile's global offset first, so successors waiting on this tile see its
-    // inclusive prefix as early as possible; the other warps stage their items meanwhile.
-    if (threadIdx.x < 32)
-    {
-      unsigned long long exclusive = 0;
-      if (tile == 0)
-      {
-        if (threadIdx.x == 0 && p.tiles > 1) // a lone tile has no tile state
-        {
-          p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
-        }
-      }
-      else
-      {
-        // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
-        exclusive = warp_lookback(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count),
-                                  p.tiles > gridDim.x ? lookback_delay_ns : 0u);
-      }
-      if (threadIdx.x == 0)
-      {
-        smem.exclusive = exclusive;
-      }
-    }
-
+  //! Places this thread's selected items in the staging buffer at their tile positions, in (row,
+  //! thread, item) order, which is input order (stable).
+  __device__ void stage(const ranking& r, T (&item)[items]) const
+  {
     if constexpr (!Paths::discard)
     {
-      // Stable: items keep their (row, thread, item) order, which is their input order.
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
-        std::uint32_t position = row_base[j];
+        std::uint32_t position = r.row_base[j];
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
-          if (mask & (std::uint64_t(1) << (j * vec + v)))
+          if (r.mask & (std::uint64_t(1) << (j * vec + v)))
           {
             ::new (static_cast<void*>(staged() + position)) T(item[j * vec + v]);
             ++position;
@@ -348,8 +354,59 @@ struct agent
         }
       }
     }
-    // Sync point: staging complete and smem.exclusive written before anyone reads either.
-    __syncthreads();
+  }
+
+  //! Warp 0 only: the tile's global offset (its predecessors' selected items) into smem.exclusive,
+  //! publishing the tile's inclusive count for its successors. Tile 0 publishes its inclusive count
+  //! here when `publish` is set; with `publish` clear the caller has published the count already
+  //! (publish_count). A lone tile has no tile state.
+  __device__ void find_offset(std::uint64_t tile, std::uint32_t count, bool publish, unsigned delay_ns) const
+  {
+    unsigned long long exclusive = 0;
+    if (tile == 0)
+    {
+      if (publish && threadIdx.x == 0 && p.tiles > 1)
+      {
+        p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
+      }
+    }
+    else if (publish)
+    {
+      // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
+      exclusive = warp_lookback<0, Tuning::lookback_reach>(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count), delay_ns);
+    }
+    else
+    {
+      exclusive = warp_lookback_published<0, Tuning::lookback_reach>(
+        p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count), delay_ns);
+    }
+    if (threadIdx.x == 0)
+    {
+      smem.exclusive = exclusive;
+    }
+  }
+
+  //! Thread 0: publishes the tile's count for its successors' look-backs as soon as it is known (an
+  //! aggregate; tile 0's is its inclusive count). A lone tile has no tile state.
+  __device__ void publish_count(std::uint64_t tile, std::uint32_t count) const
+  {
+    if (threadIdx.x == 0 && p.tiles > 1)
+    {
+      if (tile == 0)
+      {
+        p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
+      }
+      else
+      {
+        p.state.publish_aggregate(static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count));
+      }
+    }
+  }
+
+  //! After the barrier that follows staging and find_offset: writes the tile's staged items to the
+  //! output at its offset; the last tile writes the total.
+  __device__ void finish(std::uint64_t tile, std::uint32_t count) const
+  {
     const std::uint64_t offset = smem.exclusive;
     if constexpr (!Paths::discard)
     {
@@ -359,6 +416,124 @@ struct agent
     {
       // Plain store: the host reads it after the kernel completes (stream order).
       *p.total = offset + count;
+    }
+  }
+
+  __device__ bool full_tile(std::uint64_t tile) const
+  {
+    const std::uint64_t tile_base = tile * shape::tile_items;
+    return tile_base >= p.head && tile_base + shape::tile_items <= p.virtual_items;
+  }
+
+  //! The in-order schedule, one tile: load, rank, then warp 0 looks back while the other warps stage,
+  //! a barrier, and the stores. The block's loads wait for the tile's look-back.
+  template <bool Full>
+  __device__ void process(std::uint64_t tile) const
+  {
+    const std::uint64_t tile_base = tile * shape::tile_items;
+    T item[items];
+    if constexpr (need_items)
+    {
+      load_items<Full>(tile_base, item);
+    }
+    const ranking r = rank<Full>(tile_base, item);
+    // Warp 0 learns the tile's global offset first, so successors waiting on this tile see its
+    // inclusive prefix as early as possible; the other warps stage their items meanwhile.
+    if (threadIdx.x < 32)
+    {
+      find_offset(tile, r.count, true, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
+    }
+    stage(r, item);
+    // Sync point: staging complete and smem.exclusive written before anyone reads either.
+    __syncthreads();
+    finish(tile, r.count);
+  }
+
+  //! The in-order schedule: tiles from the counter one after another (a lone tile: tile 0 only).
+  __device__ void run_in_order() const
+  {
+    const bool lone    = p.tiles == 1;
+    std::uint64_t tile = lone ? 0 : block_next_tile(p.tile_counter, smem.tile_slot);
+    while (tile < p.tiles)
+    {
+      if (full_tile(tile))
+      {
+        process<true>(tile);
+      }
+      else
+      {
+        process<false>(tile);
+      }
+      if (lone)
+      {
+        return;
+      }
+      __syncthreads(); // the stores have read the staging buffer and smem.exclusive
+      // smem.tile_slot is written once before the barrier in block_next_tile; the barrier above
+      // keeps that write after every thread's read of the previous index.
+      tile = block_next_tile(p.tile_counter, smem.tile_slot);
+    }
+  }
+
+  //! The pipelined schedule: the look-back of a tile overlaps the loads of the block's next one. A
+  //! block ranks and stages tile t, publishes its count and takes its next tile u; then it issues
+  //! u's loads, and only then does warp 0 wait for t's offset (the other warps wait at the barrier
+  //! with u's loads in flight); then t's stores, then u is ranked (the scan's barrier frees the
+  //! staging buffer) and staged. One staging buffer; u's items wait in registers.
+  //! Forward progress: a block holds at most two tiles, t (count published) and u (taken after t's
+  //! count was published). The lowest tile without an inclusive count has only inclusive
+  //! predecessors: if it is some block's t, that block's warp 0 finishes its look-back; if it is some
+  //! block's u, that block's t is lower, so inclusive, and the block goes on to rank and publish u.
+  __device__ void run_pipelined() const
+  {
+    const bool lone    = p.tiles == 1;
+    std::uint64_t tile = lone ? 0 : block_next_tile(p.tile_counter, smem.tile_slot);
+    std::uint64_t pending       = p.tiles; // staged, waiting for its offset; p.tiles: none
+    std::uint32_t pending_count = 0;
+    const unsigned delay_ns     = p.tiles > gridDim.x ? pipelined_delay_ns : 0u;
+    T item[items];
+    while (true)
+    {
+      const bool have_tile = tile < p.tiles;
+      const bool full      = have_tile && full_tile(tile);
+      if constexpr (need_items)
+      {
+        if (have_tile)
+        {
+          if (full)
+          {
+            load_items<true>(tile * shape::tile_items, item);
+          }
+          else
+          {
+            load_items<false>(tile * shape::tile_items, item);
+          }
+        }
+      }
+      if (pending < p.tiles)
+      {
+        if (threadIdx.x < 32)
+        {
+          find_offset(pending, pending_count, false, delay_ns);
+        }
+        // Sync point: smem.exclusive written and the staging complete.
+        __syncthreads();
+        finish(pending, pending_count);
+      }
+      if (!have_tile)
+      {
+        return;
+      }
+      // rank's scan has a barrier: every thread's stores have read the staging buffer and
+      // smem.exclusive before anyone stages over them.
+      const ranking r = full ? rank<true>(tile * shape::tile_items, item) : rank<false>(tile * shape::tile_items, item);
+      publish_count(tile, r.count);
+      stage(r, item);
+      pending       = tile;
+      pending_count = r.count;
+      // The barrier in block_next_tile makes the staging complete; smem.tile_slot was last read
+      // before rank's barrier. A lone tile takes no next one (its stores follow the barrier above).
+      tile = lone ? p.tiles : block_next_tile(p.tile_counter, smem.tile_slot);
     }
   }
 };

@@ -49,13 +49,14 @@ __host__ const kernel_launch<tile_dims>& launch_for()
 //! must already be unwrapped to raw pointers. Returns the number selected. Synchronizes the
 //! policy's stream (the count is needed on the host), whatever the policy. Throws
 //! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
-template <class T, bool Discard, class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
+//! Schedule: the tuning's (the public algorithms), or one forced (tests run both).
+template <class T, bool Discard, schedule_choice Schedule = schedule_choice::tuned, class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
 __host__ std::uint64_t
 dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
 {
   constexpr bool load_vector_path   = vectorizable_type<T> && is_pointer_to<InputIt, T>::value;
   constexpr bool store_vector_path  = !Discard && vectorizable_type<T> && is_pointer_to<OutputIt, T>::value;
-  using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard>;
+  using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard, Schedule>;
   using params_t                    = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
   constexpr auto kernel             = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
 
@@ -79,7 +80,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   {
     head = vector_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), row_bytes);
   }
-  const tile_plan plan = make_tile_plan(n, launch.tile.tile_items, head);
+  const tile_plan plan = make_tile_plan(n, launch.tile.tile_items, head, launch.tile.word_stride);
   if (plan.tiles > max_tiles)
   {
     throw_invalid_argument("sweep::copy_if", "last - first", "needs more tiles than one launch can hold");
@@ -108,7 +109,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   }
   tile_state<unsigned long long, tile_ordering::relaxed> state;
   state.words = lone_tile ? nullptr : reinterpret_cast<unsigned long long*>(temp + layout.offsets[1]);
-  state.slots = 1;
+  state.slots = static_cast<std::uint32_t>(plan.word_stride); // slot 0 of each tile's words is its word
   unsigned long long* const total = scratch != nullptr ? scratch->mapped_word : header + 1;
   const params_t params{
     input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, total};

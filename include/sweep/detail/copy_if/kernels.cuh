@@ -32,13 +32,14 @@ __host__ __device__ constexpr int min_blocks()
                               : 1;
 }
 
-//! Blocks loop over tiles: a block takes a tile index from the device counter only when it starts
-//! that tile (block_next_tile), so a tile only waits in its look-back on tiles that running blocks
-//! are working on (forward progress whatever the number of resident blocks). Taking indices ahead
-//! of time, to prefetch the next tile's input, was measured 1.6x slower (v4): a tile held but not
-//! yet started stalls every successor's look-back. Taking the next index at the start of the
-//! previous tile's stores (so the atomic overlaps them) was measured 3-5% slower for 4- to 16-byte
-//! items and 3% faster for 1-byte items (v5), and is not done.
+//! Blocks loop over tiles taken from a device counter (block_next_tile), so a tile only waits in its
+//! look-back on tiles that running blocks are working on (forward progress whatever the number of
+//! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order and
+//! run_pipelined) is the tuning's for the path unless Paths forces one (tests run both).
+//! In order, a block takes an index only when it starts that tile: taking indices ahead of time
+//! stalls every successor's look-back on a tile held but not yet started (v4's prefetch two tiles
+//! ahead was 1.6x slower; the pipelined schedule's one tile ahead is 7-13% slower for 4- and 8-byte
+//! items and 5% faster for 2-byte items; docs/design/copy_if.md, variants).
 //! The tuning is the one of the architecture this code is compiled for (tuning_for<compiled_arch>),
 //! never a template parameter: one instantiation per type serves every architecture, and the host
 //! finds the same struct from the kernel's PTX version (dispatch.cuh, launch_for).
@@ -57,30 +58,13 @@ __global__ void __launch_bounds__(tile_shape<T, tuning_for<compiled_arch>>::bloc
                 "copy_if tuning: the blocks per SM the kernel is compiled for do not fit this architecture");
   __shared__ typename agent_t::shared_storage smem;
   const agent_t a{params, smem};
-  // One tile: one block, no tile counter and no tile state (the dispatcher allocates and clears
-  // none), so a small call is a single launch. Otherwise tiles come from the counter.
-  const bool lone   = params.tiles == 1;
-  std::uint64_t tile = lone ? 0 : block_next_tile(params.tile_counter, smem.tile_slot);
-  while (tile < params.tiles)
+  if constexpr (agent_t::schedule == tile_schedule::pipelined)
   {
-    const std::uint64_t tile_base = tile * shape::tile_items;
-    const bool full = tile_base >= params.head && tile_base + shape::tile_items <= params.virtual_items;
-    if (full)
-    {
-      a.template process<true>(tile);
-    }
-    else
-    {
-      a.template process<false>(tile);
-    }
-    if (lone)
-    {
-      return;
-    }
-    __syncthreads(); // the stores have read the staging buffer and smem.exclusive
-    // smem.tile_slot is written once before the barrier in block_next_tile; the barrier above keeps
-    // that write after every thread's read of the previous index.
-    tile = block_next_tile(params.tile_counter, smem.tile_slot);
+    a.run_pipelined();
+  }
+  else
+  {
+    a.run_in_order();
   }
 }
 

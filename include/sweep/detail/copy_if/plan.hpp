@@ -67,6 +67,7 @@ struct tile_dims
 {
   int block_threads        = 0;
   std::uint64_t tile_items = 0;
+  int word_stride          = 1; //!< u64 words a tile's look-back word takes (Tuning::tile_word_stride)
 };
 
 //! The tile of value type T under the tuning of architecture `arch` (util/arch.hpp): the tile that a
@@ -76,7 +77,7 @@ tile_dims tile_dims_for(int arch)
 {
   return with_tuning_arch(arch, [](auto a) {
     using shape = tile_shape<T, tuning_for<decltype(a)::value>>;
-    return tile_dims{shape::block_threads, shape::tile_items};
+    return tile_dims{shape::block_threads, shape::tile_items, tuning_for<decltype(a)::value>::tile_word_stride};
   });
 }
 
@@ -95,20 +96,24 @@ struct tile_plan
   std::uint64_t virtual_items = 0; //!< head + n: tiles cover [0, virtual_items)
   std::uint64_t tiles         = 0;
   //! Temporary storage, part 0: the dynamic tile counter and the total count (two u64), cleared
-  //! together with part 1 by one memset. Part 1: one u64 look-back word per tile.
+  //! together with part 1 by one memset. Part 1: the look-back words, `word_stride` u64 a tile (the
+  //! tile's word is the first).
   std::size_t header_bytes = 2 * sizeof(std::uint64_t);
   std::size_t state_bytes  = 0;
+  int word_stride          = 1;
 };
 
-//! Tiles of `tile_items` over head + n virtual items. n == 0 needs no tiles and no storage.
-inline tile_plan make_tile_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head)
+//! Tiles of `tile_items` over head + n virtual items, `word_stride` u64 of tile state a tile. n == 0
+//! needs no tiles and no storage.
+inline tile_plan make_tile_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head, int word_stride = 1)
 {
   tile_plan plan;
   plan.items         = n;
   plan.head          = n == 0 ? 0 : head;
   plan.virtual_items = n + plan.head;
   plan.tiles         = (plan.virtual_items + tile_items - 1) / tile_items;
-  plan.state_bytes   = static_cast<std::size_t>(plan.tiles) * sizeof(unsigned long long);
+  plan.word_stride   = word_stride;
+  plan.state_bytes   = static_cast<std::size_t>(plan.tiles) * static_cast<std::size_t>(word_stride) * sizeof(unsigned long long);
   return plan;
 }
 

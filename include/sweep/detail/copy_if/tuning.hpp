@@ -25,6 +25,15 @@ inline constexpr int row_bytes = 16;
 //! (the staging buffer's alignment), run Thrust's kernel.
 inline constexpr std::size_t max_item_bytes = 128;
 
+//! How a block goes through its tiles (agent.cuh): `in_order` finishes a tile (its look-back, then
+//! its stores) before it loads the next; `pipelined` issues the loads of its next tile before it
+//! waits for the current tile's look-back, so the wait overlaps data movement.
+enum class tile_schedule
+{
+  in_order,
+  pipelined
+};
+
 //! sm_90 (H200), measured. One tile = block_threads threads x rows x (row_bytes of input per thread
 //! per row): 16-byte vector loads, 4 rows = 64 bytes in flight per thread. Types that load as
 //! 16-byte vectors (size-aligned powers of two up to 16 bytes) use 512 threads (32 KiB tiles, four
@@ -58,6 +67,23 @@ struct tuning_sm90
   //! 2^28), 500 ns for 1- and 2-byte items (fewer, larger tiles: longer delays were slower there).
   static constexpr unsigned lookback_delay_ns       = 1500;
   static constexpr unsigned small_lookback_delay_ns = 500;
+  //! Words (u64) each tile's look-back word takes in the tile state: 8, 64 bytes a tile, so that the
+  //! ~500 warps polling the newest tiles spread over that many lines (and L2 slices) instead of
+  //! meeting on the two lines that 32 packed words share. Measured on the H200 (float x>0 2^28
+  //! 0.570-0.578 -> 0.523-0.528 ms; 4, 16 and 32 words: 0.537-0.555, 0.525-0.532, 0.534-0.540;
+  //! docs/design/copy_if.md, variants).
+  static constexpr int tile_word_stride = 8;
+  //! Predecessors each lane of the look-back warp reads a poll (warp_lookback's Reach: a window of
+  //! 32 x lookback_reach tiles). 2 and 4 measured 8% and 27% slower than 1 (more polling traffic).
+  static constexpr int lookback_reach = 1;
+  //! How blocks go through tiles (tile_schedule): the pipelined schedule measured 5% faster for
+  //! 2-byte items and 7-13% slower for 4- and 8-byte items (docs/design/copy_if.md, variants).
+  static constexpr tile_schedule vector_schedule       = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_2byte = tile_schedule::pipelined;
+  static constexpr tile_schedule other_schedule        = tile_schedule::in_order;
+  //! The pipelined schedule's sleep before the first poll (its count was published before the block
+  //! staged the tile, took its next index and issued that tile's loads).
+  static constexpr unsigned pipelined_lookback_delay_ns = 1000;
 };
 
 //! sm_86, sm_89 and sm_120 (1536 threads and 100 KB of shared memory an SM): sized from those
@@ -67,6 +93,8 @@ struct tuning_sm90
 struct tuning_sm86 : tuning_sm90
 {
   static constexpr int vector_blocks_per_sm = 3;
+  //! The schedule measured on sm_90 only for 2-byte items: the in-order one, as for every other type.
+  static constexpr tile_schedule vector_schedule_2byte = tile_schedule::in_order;
 };
 
 //! sm_75 (1024 threads and 64 KB of shared memory an SM): sized from those documented limits, not
@@ -77,6 +105,7 @@ struct tuning_sm75 : tuning_sm90
   static constexpr int max_staging_bytes          = 16384;
   static constexpr int vector_blocks_per_sm       = 2;
   static constexpr int vector_blocks_per_sm_2byte = 2;
+  static constexpr tile_schedule vector_schedule_2byte = tile_schedule::in_order;
 };
 
 //! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
