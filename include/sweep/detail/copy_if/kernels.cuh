@@ -39,7 +39,7 @@ __host__ __device__ constexpr int min_blocks()
 //! In order, a block takes an index only when it starts that tile: taking indices ahead of time
 //! stalls every successor's look-back on a tile held but not yet started (v4's prefetch two tiles
 //! ahead was 1.6x slower; the pipelined schedule's one tile ahead is 7-13% slower for 4- and 8-byte
-//! items and 5% faster for 2-byte items; docs/design/copy_if.md, variants).
+//! items and 1-13% faster for 2-byte items; docs/design/copy_if.md, variants).
 //! The tuning is the one of the architecture this code is compiled for (tuning_for<compiled_arch>),
 //! never a template parameter: one instantiation per type serves every architecture, and the host
 //! finds the same struct from the kernel's PTX version (dispatch.cuh, launch_for).
