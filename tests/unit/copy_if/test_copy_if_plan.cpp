@@ -204,4 +204,14 @@ TEST_CASE("make_tile_plan counts tiles over head + n items", "[copy_if]")
     CHECK(plan.state_bytes == 6 * 16 * 8);
     CHECK(ci::tile_dims_for<float>(900).word_stride == ci::tuning_sm90::tile_word_stride);
   }
+  SECTION("tile words are spread out only where there are more tiles than resident blocks")
+  {
+    const auto packed = make_tile_plan(5 * 4096 + 1, 4096, 0, 16, 6);
+    CHECK(packed.tiles == 6);
+    CHECK(packed.word_stride == 1);
+    CHECK(packed.state_bytes == 6 * 8);
+    const auto spread = make_tile_plan(5 * 4096 + 1, 4096, 0, 16, 5);
+    CHECK(spread.word_stride == 16);
+    CHECK(spread.state_bytes == 6 * 16 * 8);
+  }
 }

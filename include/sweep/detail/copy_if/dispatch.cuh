@@ -80,11 +80,8 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   {
     head = vector_head(reinterpret_cast<std::uintptr_t>(input), sizeof(T), row_bytes);
   }
-  // Tile words spread out (word_stride) only where blocks loop over tiles: with at most one tile a
-  // block every look-back runs at once, and packed words measured faster there (tuning.hpp).
-  const std::uint64_t tiles = make_tile_plan(n, launch.tile.tile_items, head).tiles;
-  const tile_plan plan      = make_tile_plan(n, launch.tile.tile_items, head,
-                                        tiles > launch.resident_blocks ? launch.tile.word_stride : 1);
+  const tile_plan plan =
+    make_tile_plan(n, launch.tile.tile_items, head, launch.tile.word_stride, launch.resident_blocks);
   if (plan.tiles > max_tiles)
   {
     throw_invalid_argument("sweep::copy_if", "last - first", "needs more tiles than one launch can hold");

@@ -103,17 +103,23 @@ struct tile_plan
   int word_stride          = 1;
 };
 
-//! Tiles of `tile_items` over head + n virtual items, `word_stride` u64 of tile state a tile. n == 0
-//! needs no tiles and no storage.
-inline tile_plan make_tile_plan(std::uint64_t n, std::uint64_t tile_items, std::uint64_t head, int word_stride = 1)
+//! Tiles of `tile_items` over head + n virtual items. n == 0 needs no tiles and no storage. Tile
+//! state: `spread_stride` u64 a tile where there are more tiles than `resident_blocks` (blocks loop
+//! over tiles and the look-backs of ~500 of them poll at once: tuning.hpp, tile_word_stride), one
+//! otherwise (every look-back runs at once with no delay, where packed words measured faster).
+inline tile_plan make_tile_plan(std::uint64_t n,
+                                std::uint64_t tile_items,
+                                std::uint64_t head,
+                                int spread_stride             = 1,
+                                std::uint64_t resident_blocks = 0)
 {
   tile_plan plan;
   plan.items         = n;
   plan.head          = n == 0 ? 0 : head;
   plan.virtual_items = n + plan.head;
   plan.tiles         = (plan.virtual_items + tile_items - 1) / tile_items;
-  plan.word_stride   = word_stride;
-  plan.state_bytes   = static_cast<std::size_t>(plan.tiles) * static_cast<std::size_t>(word_stride) * sizeof(unsigned long long);
+  plan.word_stride   = plan.tiles > resident_blocks ? spread_stride : 1;
+  plan.state_bytes   = static_cast<std::size_t>(plan.tiles) * static_cast<std::size_t>(plan.word_stride) * sizeof(unsigned long long);
   return plan;
 }
 

@@ -1,6 +1,7 @@
 // Tile state for decoupled look-back (Merrill & Garland 2016, "Single-pass Parallel Prefix Scan with
 // Decoupled Look-back"): one status+value word per (tile, slot), the one implementation shared by
-// every single-pass algorithm in sweep (copy_if uses slot 0 of 8 per tile, the others padding; onesweep one per digit).
+// every single-pass algorithm in sweep (copy_if one slot per tile, or slot 0 of 8 with the rest as
+// padding where blocks loop over tiles; onesweep one per digit).
 #pragma once
 
 #include <cuda/atomic>
