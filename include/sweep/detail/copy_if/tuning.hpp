@@ -73,7 +73,7 @@ struct tuning_sm90
   //! 0.570-0.578 -> 0.523-0.528 ms; 4, 16 and 32 words: 0.537-0.555, 0.525-0.532, 0.534-0.540;
   //! docs/design/copy_if.md, variants). Only where there are more tiles than resident blocks: with
   //! every tile's look-back running at once and no delay, 8 words apart made the whole call at 2^20
-  //! floats (128 tiles) 3-4 us slower, so smaller calls keep the words packed (dispatch.cuh).
+  //! floats (128 tiles) 3-4 us slower, so smaller calls keep the words packed (plan.hpp, make_tile_plan).
   static constexpr int tile_word_stride = 8;
   //! Predecessors each lane of the look-back warp reads a poll (warp_lookback's Reach: a window of
   //! 32 x lookback_reach tiles). 2 and 4 measured 8% and 27% slower than 1 (more polling traffic).
