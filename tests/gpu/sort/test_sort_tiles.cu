@@ -1,9 +1,13 @@
 // sweep::par sort against thrust::device on inputs built around the pass's tiles: full tiles whose
 // keys share one digit (the short path that skips ranking), tiles of two digits, partial last tiles
-// of one digit (which must take the ranked path), for every large tile shape, keys only and pairs.
+// of one digit (which must take the ranked path), for every large tile shape, keys only and pairs;
+// and the ranking's warp match (block_rank.cuh) against a brute-force one on crafted digit patterns.
 #include "sort_test_common.cuh"
 
+#include <sweep/detail/sort/block_rank.cuh>
 #include <sweep/detail/sort/tuning.hpp>
+
+#include <vector>
 
 namespace
 {
@@ -71,7 +75,75 @@ struct value16
   std::uint64_t a, b;
 };
 
+//! One warp a pattern: masks[p * 32 + l] = warp_match_digit(digits[p * 32 + l]) of lane l.
+__global__ void match_kernel(const unsigned* digits, unsigned* masks)
+{
+  const unsigned i = blockIdx.x * 32 + threadIdx.x;
+  masks[i]         = sweep::detail::sort_impl::warp_match_digit(digits[i]);
+}
+
 } // namespace
+
+TEST_CASE("ranking: a warp's match masks equal a brute-force match on crafted digit patterns", "[sort][tiles][match]")
+{
+  // 32 lanes' 8-bit digits, one pattern a row: every lane equal (each value with a bit set or
+  // clear), every lane distinct, two groups that differ in one bit (each bit), groups of 2..16 lanes,
+  // and seeded random digits drawn from 2, 4, 16 and 256 values.
+  std::vector<unsigned> digits;
+  auto add = [&](auto digit_of) {
+    for (unsigned l = 0; l < 32; ++l)
+    {
+      digits.push_back(static_cast<unsigned>(digit_of(l)) & 0xffu);
+    }
+  };
+  for (unsigned v : {0u, 1u, 0x80u, 0x55u, 0xaau, 0xffu})
+  {
+    add([v](unsigned) { return v; });
+  }
+  add([](unsigned l) { return l; });
+  add([](unsigned l) { return 255 - 8 * l; });
+  for (unsigned bit = 0; bit < 8; ++bit)
+  {
+    add([bit](unsigned l) { return (l & 1u) << bit; });
+    add([bit](unsigned l) { return l < 16 ? 0xffu : 0xffu ^ (1u << bit); });
+  }
+  for (unsigned group : {2u, 3u, 4u, 8u, 16u})
+  {
+    add([group](unsigned l) { return (l / group) * 37u; });
+  }
+  const std::uint64_t seed = sweep_test::test_seed();
+  for (unsigned values : {2u, 4u, 16u, 256u})
+  {
+    for (std::uint64_t r = 0; r < 16; ++r)
+    {
+      add([&](unsigned l) { return sweep_test::mix64(seed ^ (r * 32 + l) ^ (std::uint64_t(values) << 40)) % values * (256 / values); });
+    }
+  }
+  const std::size_t patterns = digits.size() / 32;
+  thrust::device_vector<unsigned> d_digits(digits.begin(), digits.end());
+  thrust::device_vector<unsigned> d_masks(digits.size(), 0xdeadbeefu);
+  match_kernel<<<static_cast<unsigned>(patterns), 32>>>(thrust::raw_pointer_cast(d_digits.data()),
+                                                        thrust::raw_pointer_cast(d_masks.data()));
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<unsigned> masks(d_masks.begin(), d_masks.end());
+  std::size_t wrong = 0;
+  for (std::size_t p = 0; p < patterns; ++p)
+  {
+    for (unsigned l = 0; l < 32; ++l)
+    {
+      unsigned expected = 0;
+      for (unsigned j = 0; j < 32; ++j)
+      {
+        expected |= digits[p * 32 + j] == digits[p * 32 + l] ? 1u << j : 0u;
+      }
+      if (masks[p * 32 + l] != expected && wrong++ < 5)
+      {
+        UNSCOPED_INFO("pattern " << p << " lane " << l << ": mask " << std::hex << masks[p * 32 + l] << ", expected " << expected);
+      }
+    }
+  }
+  CHECK(wrong == 0);
+}
 
 TEST_CASE("one-digit tiles take the short path: keys only", "[sort][tiles]")
 {

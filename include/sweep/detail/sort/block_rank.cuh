@@ -16,28 +16,36 @@ namespace sort_impl
 
 constexpr unsigned full_warp = 0xffffffffu;
 
+//! a & b & c in one instruction (LOP3).
+__device__ __forceinline__ unsigned and3(unsigned a, unsigned b, unsigned c)
+{
+  unsigned r;
+  asm("lop3.b32 %0, %1, %2, %3, 0x80;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+
 //! The lanes of the calling warp whose 8-bit digit equals this lane's (all lanes must call). One
 //! ballot per digit bit: a fixed cost, whatever the number of distinct digits (the hardware
 //! match.any costs more the more distinct values a warp holds; docs/design/sort.md). Each step is
-//! a predicate, a ballot, a conditional complement and an AND; written in PTX so that the
-//! complement stays a predicated instruction instead of a select.
+//! a predicate, a ballot and a conditional complement, written in PTX so that the complement stays
+//! a predicated instruction instead of a select; the eight masks are then ANDed three at a time
+//! (4 instructions instead of 7: u32 2^28 1.6% faster, u32 2^24 2.9%, float 2.7% on the H200).
 __device__ __forceinline__ unsigned warp_match_digit(unsigned digit)
 {
-  unsigned peers = full_warp;
+  unsigned votes[8];
 #pragma unroll
   for (int bit = 0; bit < 8; ++bit)
   {
-    unsigned votes;
+    // votes[bit]: the lanes whose bit agrees with this lane's
     asm volatile("{\n\t.reg .pred p;\n\t"
         "and.b32 %0, %1, %2;\n\t"
         "setp.ne.u32 p, %0, 0;\n\t"
         "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
         "@!p not.b32 %0, %0;\n\t}"
-        : "=r"(votes)
+        : "=r"(votes[bit])
         : "r"(digit), "r"(1u << bit));
-    peers &= votes; // the lanes whose bit agrees with this lane's
   }
-  return peers;
+  return and3(votes[3], votes[4], votes[5]) & and3(votes[6], votes[7], and3(votes[0], votes[1], votes[2]));
 }
 
 //! Tile ranking over per-warp digit counters in shared memory, counters[warp][digit] (32-bit).
