@@ -356,30 +356,16 @@ struct agent
     }
   }
 
-  //! Warp 0 only: the tile's global offset (its predecessors' selected items) into smem.exclusive,
-  //! publishing the tile's inclusive count for its successors. Tile 0 publishes its inclusive count
-  //! here when `publish` is set; with `publish` clear the caller has published the count already
-  //! (publish_count). A lone tile has no tile state.
-  __device__ void find_offset(std::uint64_t tile, std::uint32_t count, bool publish, unsigned delay_ns) const
+  //! Warp 0 only, after publish_count: the tile's global offset (its predecessors' selected items)
+  //! into smem.exclusive; publishes the tile's inclusive count for its successors (tile 0's was
+  //! published by publish_count; a lone tile has no tile state).
+  __device__ void find_offset(std::uint64_t tile, std::uint32_t count, unsigned delay_ns) const
   {
-    unsigned long long exclusive = 0;
-    if (tile == 0)
-    {
-      if (publish && threadIdx.x == 0 && p.tiles > 1)
-      {
-        p.state.publish_inclusive(0, 0, static_cast<unsigned long long>(count));
-      }
-    }
-    else if (publish)
-    {
-      // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
-      exclusive = warp_lookback<0, Tuning::lookback_reach>(p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count), delay_ns);
-    }
-    else
-    {
-      exclusive = warp_lookback_published<0, Tuning::lookback_reach>(
-        p.state, static_cast<std::size_t>(tile), 0, static_cast<unsigned long long>(count), delay_ns);
-    }
+    // Relaxed tile words: only the counts inside them are read (tile_state.cuh, tile_ordering).
+    const unsigned long long exclusive =
+      tile == 0 ? 0ull
+                : warp_lookback_published<0>(p.state, static_cast<std::size_t>(tile), 0,
+                                             static_cast<unsigned long long>(count), delay_ns);
     if (threadIdx.x == 0)
     {
       smem.exclusive = exclusive;
@@ -441,7 +427,8 @@ struct agent
     // inclusive prefix as early as possible; the other warps stage their items meanwhile.
     if (threadIdx.x < 32)
     {
-      find_offset(tile, r.count, true, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
+      publish_count(tile, r.count);
+      find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
     }
     stage(r, item);
     // Sync point: staging complete and smem.exclusive written before anyone reads either.
@@ -514,7 +501,7 @@ struct agent
       {
         if (threadIdx.x < 32)
         {
-          find_offset(pending, pending_count, false, delay_ns);
+          find_offset(pending, pending_count, delay_ns);
         }
         // Sync point: smem.exclusive written and the staging complete.
         __syncthreads();

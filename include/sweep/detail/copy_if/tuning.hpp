@@ -75,9 +75,6 @@ struct tuning_sm90
   //! every tile's look-back running at once and no delay, 8 words apart made the whole call at 2^20
   //! floats (128 tiles) 3-4 us slower, so smaller calls keep the words packed (plan.hpp, make_tile_plan).
   static constexpr int tile_word_stride = 8;
-  //! Predecessors each lane of the look-back warp reads a poll (warp_lookback's Reach: a window of
-  //! 32 x lookback_reach tiles). 2 and 4 measured 8% and 27% slower than 1 (more polling traffic).
-  static constexpr int lookback_reach = 1;
   //! How blocks go through tiles (tile_schedule): the pipelined schedule measured 1-13% faster for
   //! 2-byte items (u16 2^28, 100% to 0% kept) and 7-13% slower for 4- and 8-byte items
   //! (docs/design/copy_if.md, variants).

@@ -56,22 +56,20 @@ __device__ inline unsigned long long block_next_tile(unsigned long long* counter
 //! prefix, publishes this tile's inclusive prefix and returns the exclusive prefix to every lane. Must
 //! be called by all 32 lanes of one warp with equal arguments. Tile 0 must instead
 //! publish_inclusive(0, slot, aggregate) (or a base value) itself.
-//! Reach: each lane reads Reach predecessors a poll (a window of 32 x Reach tiles).
 //! `initial_delay_ns` > 0: sleep that long before the first poll, so that the first poll finds the
 //! nearest predecessors published instead of spinning on them (the idea of CUB's
 //! fixed_delay_constructor_t, which waits an "L2 write latency" before its first look; copy_if
-//! measured it on the H200: docs/design/copy_if.md, variants).
-template <unsigned BackoffNs = 0, int Reach = 1, class Word, tile_ordering Ordering>
+//! measured it on the H200: docs/design/copy_if.md, variants). A window of one predecessor a lane
+//! measured fastest there (two or four a lane: 8% and 27% slower, more polling traffic).
+template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
 __device__ Word warp_lookback_published(const tile_state<Word, Ordering>& state,
                                         std::size_t tile,
                                         std::uint32_t slot,
                                         Word aggregate,
                                         unsigned initial_delay_ns = 0)
 {
-  static_assert(Reach >= 1, "warp_lookback_published: Reach >= 1");
   using packing              = tile_word<Word>;
   constexpr unsigned full    = 0xffffffffu;
-  constexpr int window       = 32 * Reach;
   const unsigned lane        = threadIdx.x % 32;
   if (initial_delay_ns != 0)
   {
@@ -83,53 +81,31 @@ __device__ Word warp_lookback_published(const tile_state<Word, Ordering>& state,
   lookback_backoff<BackoffNs> backoff;
   while (true)
   {
-    // Lane l reads predecessors window_end - 1 - l - 32 j, j < Reach.
-    Word word[Reach];
-    bool invalid = false;
-#pragma unroll
-    for (int j = 0; j < Reach; ++j)
-    {
-      const long long pred = window_end - 1 - static_cast<long long>(lane) - 32 * j;
-      // Past tile 0 there is nothing to add: read as an inclusive zero.
-      word[j] = pred >= 0 ? state.load(static_cast<std::size_t>(pred), slot) : packing::pack(tile_status::inclusive, 0);
-      invalid = invalid || packing::status(word[j]) == tile_status::invalid;
-    }
-    if (__any_sync(full, invalid))
+    // Lane l reads predecessor window_end - 1 - l; past tile 0 there is nothing to add: read as an
+    // inclusive zero.
+    const long long pred = window_end - 1 - static_cast<long long>(lane);
+    const Word word      = pred >= 0 ? state.load(static_cast<std::size_t>(pred), slot) : packing::pack(tile_status::inclusive, 0);
+    if (__any_sync(full, packing::status(word) == tile_status::invalid))
     {
       // Some predecessor in the window has published nothing yet: poll the same window again.
       backoff();
       continue;
     }
     // The nearest predecessor with an inclusive prefix ends the walk; those beyond it are ignored.
-    int stop      = window - 1;
-    bool found    = false;
-#pragma unroll
-    for (int j = 0; j < Reach; ++j)
-    {
-      const unsigned inclusive_lanes = __ballot_sync(full, packing::status(word[j]) == tile_status::inclusive);
-      if (!found && inclusive_lanes)
-      {
-        stop  = 32 * j + __ffs(inclusive_lanes) - 1;
-        found = true;
-      }
-    }
-    Word contribution = 0;
-#pragma unroll
-    for (int j = 0; j < Reach; ++j)
-    {
-      contribution += static_cast<int>(lane) + 32 * j <= stop ? packing::value(word[j]) : Word(0);
-    }
+    const unsigned inclusive_lanes = __ballot_sync(full, packing::status(word) == tile_status::inclusive);
+    const int stop                 = inclusive_lanes ? __ffs(inclusive_lanes) - 1 : 31;
+    Word contribution              = static_cast<int>(lane) <= stop ? packing::value(word) : Word(0);
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
     {
       contribution += __shfl_xor_sync(full, contribution, offset);
     }
     exclusive += contribution;
-    if (found)
+    if (inclusive_lanes)
     {
       break;
     }
-    window_end -= window;
+    window_end -= 32;
   }
   if (lane == 0)
   {
@@ -141,7 +117,7 @@ __device__ Word warp_lookback_published(const tile_state<Word, Ordering>& state,
 //! Warp-wide decoupled look-back for slot `slot` of tile `tile` (> 0): publishes `aggregate`, then
 //! waits as warp_lookback_published does (same contract: all 32 lanes of one warp, equal arguments;
 //! tile 0 publishes its inclusive prefix itself).
-template <unsigned BackoffNs = 0, int Reach = 1, class Word, tile_ordering Ordering>
+template <unsigned BackoffNs = 0, class Word, tile_ordering Ordering>
 __device__ Word warp_lookback(const tile_state<Word, Ordering>& state,
                               std::size_t tile,
                               std::uint32_t slot,
@@ -152,7 +128,7 @@ __device__ Word warp_lookback(const tile_state<Word, Ordering>& state,
   {
     state.publish_aggregate(tile, slot, aggregate);
   }
-  return warp_lookback_published<BackoffNs, Reach>(state, tile, slot, aggregate, initial_delay_ns);
+  return warp_lookback_published<BackoffNs>(state, tile, slot, aggregate, initial_delay_ns);
 }
 
 //! The walk of one thread's decoupled look-back for one slot (onesweep: thread d owns digit d), for
