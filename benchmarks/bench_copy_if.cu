@@ -2,7 +2,8 @@
 // data, checked for equal results before anything is timed.
 //   copy_if/float_gt0/<impl>/<n>            float, keep x > 0 (~50%), n = 2^24, 1e8, 2^28
 //   copy_if/<type>_keep<pct>/<impl>/<n>     1, 4, 8, 16-byte values x 0/5/50/95/100% kept
-//   copy_if/latency_float_gt0/<impl>/<n>    whole call including the count on the host, 2^12..2^20
+//   copy_if/latency_float_gt0/<impl>/<n>    whole call including the count on the host, 2^12..2^24
+//                                           (cub: its kernel plus the count copied to the host)
 #include "bench_common.cuh"
 
 #include <sweep/copy_if.cuh>
@@ -259,7 +260,7 @@ const bool registered = [] {
   register_selectivity<std::uint32_t>("u32", std::int64_t(1) << 28);
   register_selectivity<std::uint64_t>("u64", std::int64_t(1) << 28);
   register_selectivity<uint4>("u128", std::int64_t(1) << 26);
-  for (std::int64_t n : {std::int64_t(1) << 12, std::int64_t(1) << 16, std::int64_t(1) << 20})
+  for (std::int64_t n : {std::int64_t(1) << 12, std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24})
   {
     for (impl which : {impl::sweep, impl::thrust, impl::cub})
     {
