@@ -93,6 +93,10 @@ struct agent
   static constexpr bool need_items   = !Paths::discard || !has_stencil;
 
   static_assert(items <= 64, "select: one thread's selection flags must fit one 64-bit mask");
+  //! One bit an item: 32 bits where that holds them on the vector path for items of up to 8 bytes
+  //! (measured with stage_first), 64 elsewhere.
+  using mask_type =
+    std::conditional_t<(items <= 32 && Paths::load_vectors && sizeof(T) <= 8), std::uint32_t, std::uint64_t>;
   static_assert(!Paths::load_vectors || (shape::vectorizable && vec * sizeof(T) == 16),
                 "select: the vector load path needs 16-byte chunks of whole items");
   static_assert(alignof(T) <= 16, "select: value types aligned beyond 16 bytes are not supported");
@@ -116,6 +120,10 @@ struct agent
                                                                      : Tuning::small_lookback_delay_ns;
   //! The pipelined schedule's delay before the first poll (tuning).
   static constexpr unsigned pipelined_delay_ns = Tuning::pipelined_lookback_delay_ns;
+  //! In order: warp 0 stages its items before its look-back (tuning; measured for 4- and 8-byte
+  //! items on the vector path).
+  static constexpr bool stage_first =
+    Tuning::stage_before_lookback && Paths::load_vectors && (sizeof(T) == 4 || sizeof(T) == 8);
 
   //! The schedule this instantiation runs: the one Paths forces, else the tuning's for its path.
   static constexpr tile_schedule schedule =
@@ -179,11 +187,11 @@ struct agent
 
   //! Bit (j * vec + v) of the result: item v of row j exists and is selected.
   template <bool Full>
-  __device__ std::uint64_t select_flags(std::uint64_t tile_base, T (&item)[items]) const
+  __device__ mask_type select_flags(std::uint64_t tile_base, T (&item)[items]) const
   {
     // A mutable copy: Thrust accepts predicates whose operator() is not const.
     Pred pred = p.pred;
-    std::uint64_t mask = 0;
+    mask_type mask = 0;
     if constexpr (has_stencil)
     {
       using stencil_value = typename std::iterator_traits<StencilIt>::value_type;
@@ -207,7 +215,7 @@ struct agent
         const std::uint64_t i = row_start(tile_base, k / vec) + k % vec;
         if ((Full || valid(i)) && static_cast<bool>(pred(s[k])))
         {
-          mask |= std::uint64_t(1) << k;
+          mask |= mask_type(1) << k;
         }
       }
     }
@@ -219,7 +227,7 @@ struct agent
         const std::uint64_t i = row_start(tile_base, k / vec) + k % vec;
         if ((Full || valid(i)) && static_cast<bool>(pred(item[k])))
         {
-          mask |= std::uint64_t(1) << k;
+          mask |= mask_type(1) << k;
         }
       }
     }
@@ -298,7 +306,7 @@ struct agent
   //! selected item in each row, and the tile's selected count.
   struct ranking
   {
-    std::uint64_t mask;
+    mask_type mask;
     std::uint32_t row_base[rows];
     std::uint32_t count;
   };
@@ -318,7 +326,7 @@ struct agent
     for (int j = 0; j < rows; ++j)
     {
       const std::uint64_t row_mask = (vec == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << vec) - 1)) << (j * vec);
-      packed |= static_cast<unsigned long long>(__popcll(r.mask & row_mask)) << (16 * j);
+      packed |= static_cast<unsigned long long>(__popcll(static_cast<std::uint64_t>(r.mask) & row_mask)) << (16 * j);
     }
     unsigned long long exclusive_packed = 0, aggregate_packed = 0;
     block_scan(smem.scan).ExclusiveSum(packed, exclusive_packed, aggregate_packed);
@@ -346,7 +354,7 @@ struct agent
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
-          if (r.mask & (std::uint64_t(1) << (j * vec + v)))
+          if (r.mask & (mask_type(1) << (j * vec + v)))
           {
             ::new (static_cast<void*>(staged() + position)) T(item[j * vec + v]);
             ++position;
@@ -411,8 +419,9 @@ struct agent
     return tile_base >= p.head && tile_base + shape::tile_items <= p.virtual_items;
   }
 
-  //! The in-order schedule, one tile: load, rank, then warp 0 looks back while the other warps stage,
-  //! a barrier, and the stores. The block's loads wait for the tile's look-back.
+  //! The in-order schedule, one tile: load, rank, then warp 0 looks back while the other warps stage
+  //! (where stage_first, warp 0 stages its own items first), a barrier, and the stores. The block's
+  //! loads wait for the tile's look-back.
   template <bool Full>
   __device__ void process(std::uint64_t tile) const
   {
@@ -423,14 +432,28 @@ struct agent
       load_items<Full>(tile_base, item);
     }
     const ranking r = rank<Full>(tile_base, item);
-    // Warp 0 learns the tile's global offset first, so successors waiting on this tile see its
-    // inclusive prefix as early as possible; the other warps stage their items meanwhile.
-    if (threadIdx.x < 32)
+    if constexpr (stage_first)
     {
+      // Warp 0's items die before its look-back (fewer registers live there: spills avoided); the
+      // look-back still starts within the delay it sleeps anyway.
       publish_count(tile, r.count);
-      find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
+      stage(r, item);
+      if (threadIdx.x < 32)
+      {
+        find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
+      }
     }
-    stage(r, item);
+    else
+    {
+      // Warp 0 learns the tile's global offset first, so successors waiting on this tile see its
+      // inclusive prefix as early as possible; the other warps stage their items meanwhile.
+      if (threadIdx.x < 32)
+      {
+        publish_count(tile, r.count);
+        find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
+      }
+      stage(r, item);
+    }
     // Sync point: staging complete and smem.exclusive written before anyone reads either.
     __syncthreads();
     finish(tile, r.count);
