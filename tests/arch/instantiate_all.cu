@@ -21,6 +21,14 @@ struct positive
     return x > 0;
   }
 };
+struct odd
+{
+  template <class T>
+  __host__ __device__ bool operator()(T x) const
+  {
+    return (x & 1) != 0;
+  }
+};
 struct wide_value // over 8 bytes: sort_by_key sorts positions and gathers once
 {
   std::uint64_t a, b;
@@ -51,6 +59,9 @@ void sweep_instantiate_all(thrust::device_vector<float>& f,
   thrust::copy_if(sweep::par, f.begin(), f.end(), f.begin(), positive{});
   thrust::copy_if(sweep::par, u32.begin(), u32.end(), f.begin(), u32.begin(), positive{});
   thrust::remove_copy_if(sweep::par_nosync, wide.begin(), wide.end(), f.begin(), wide.begin(), positive{});
+  // 1- and 2-byte items: packed in words, their own blocks an SM and schedule on each architecture.
+  thrust::copy_if(sweep::par, u8.begin(), u8.end(), u8.begin(), odd{});
+  thrust::remove_copy_if(sweep::par, i16.begin(), i16.end(), i16.begin(), odd{});
   // Every form for 4-byte keys; every key width and the floating-point encodings in some form
   // (the kernels are the same templates: each width and form compiled once keeps this check short).
   all_forms(u32, u32, wide);

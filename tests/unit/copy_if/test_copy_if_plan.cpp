@@ -115,6 +115,8 @@ TEST_CASE("copy_if tunings: sm_90's on sm_80, sm_90 and sm_100, sized-from-limit
     const bool fits = sweep::detail::with_tuning_arch(arch, [&](auto a) {
       using tuning = ci::tuning_for<decltype(a)::value>;
       CHECK(tuning::vector_block_threads * tuning::vector_blocks_per_sm <= limits.threads_per_sm);
+      CHECK(tuning::vector_block_threads * tuning::vector_blocks_per_sm_2byte <= limits.threads_per_sm);
+      CHECK(tuning::vector_block_threads * tuning::vector_blocks_per_sm_1byte <= limits.threads_per_sm);
       CHECK(tuning::vector_blocks_per_sm * sweep::detail::shared_footprint(limits, ci::vector_block_shared_bytes<tuning>())
             <= limits.shared_per_sm);
       return ci::fits<tuning>(limits);

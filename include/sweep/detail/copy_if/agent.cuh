@@ -73,6 +73,136 @@ struct kernel_params
                                         //!< mapped host memory)
 };
 
+//! A thread's 1- or 2-byte items, in (row, item) order, packed four or two to a 32-bit word as they
+//! were loaded from 16-byte chunks: held as an array of T, every item took a register of its own (64
+//! a thread for 1-byte items: 120 registers, one block an SM; docs/design/copy_if.md, variants).
+//! Other items are a plain array, T[items]; the free functions below serve both.
+template <class T, int Items>
+struct packed_items
+{
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2, "select: packed items are 1 or 2 bytes");
+  static constexpr int per_word  = static_cast<int>(4 / sizeof(T));
+  static constexpr int item_bits = static_cast<int>(8 * sizeof(T));
+  static_assert(Items % per_word == 0, "select: packed items fill whole words");
+  std::uint32_t word[Items / per_word];
+};
+
+//! Item k in the low bytes of a word (little-endian, as the chunk was loaded). A byte: one byte
+//! permute (PRMT) that also zeroes the rest, where a shift and a mask took two for the middle bytes.
+template <class T, int Items>
+__device__ __forceinline__ T item_at(const packed_items<T, Items>& a, int k)
+{
+  using P                  = packed_items<T, Items>;
+  const std::uint32_t bits = sizeof(T) == 1 ? __byte_perm(a.word[k / P::per_word], 0u, 0x4440u + static_cast<unsigned>(k % P::per_word))
+                                            : a.word[k / P::per_word] >> (P::item_bits * (k % P::per_word));
+  T x;
+  std::memcpy(&x, &bits, sizeof(T));
+  return x;
+}
+template <class T, int Items>
+__device__ __forceinline__ T item_at(const T (&a)[Items], int k)
+{
+  return a[k];
+}
+
+template <class T, int Items>
+__device__ __forceinline__ void set_item(packed_items<T, Items>& a, int k, const T& x)
+{
+  using P            = packed_items<T, Items>;
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof(T));
+  const int shift          = P::item_bits * (k % P::per_word);
+  const std::uint32_t keep = ~(((1u << P::item_bits) - 1u) << shift);
+  a.word[k / P::per_word]  = (a.word[k / P::per_word] & keep) | (bits << shift);
+}
+template <class T, int Items, class U>
+__device__ __forceinline__ void set_item(T (&a)[Items], int k, U&& x)
+{
+  a[k] = static_cast<U&&>(x);
+}
+
+//! Items [first, first + 16 / sizeof(T)) from one 16-byte chunk.
+template <class T, int Items>
+__device__ __forceinline__ void set_chunk(packed_items<T, Items>& a, int first, const uint4& raw)
+{
+  std::memcpy(&a.word[first / packed_items<T, Items>::per_word], &raw, sizeof(raw));
+}
+template <class T, int Items>
+__device__ __forceinline__ void set_chunk(T (&a)[Items], int first, const uint4& raw)
+{
+  std::memcpy(&a[first], &raw, sizeof(raw));
+}
+
+//! Before item-by-item loads: the words of packed items that do not exist are defined.
+template <class T, int Items>
+__device__ __forceinline__ void clear_items(packed_items<T, Items>& a)
+{
+#pragma unroll
+  for (int w = 0; w < Items / packed_items<T, Items>::per_word; ++w)
+  {
+    a.word[w] = 0;
+  }
+}
+template <class T, int Items>
+__device__ __forceinline__ void clear_items(T (&)[Items])
+{}
+
+//! Hides from the compiler that packed words are unchanged since the selection read them, so that it
+//! extracts each item again where it is staged instead of keeping every extracted item alive across
+//! the block scan (one register an item).
+template <class T, int Items>
+__device__ __forceinline__ void hide_items(packed_items<T, Items>& a)
+{
+#pragma unroll
+  for (int w = 0; w < Items / packed_items<T, Items>::per_word; ++w)
+  {
+    asm volatile("" : "+r"(a.word[w]));
+  }
+}
+template <class T, int Items>
+__device__ __forceinline__ void hide_items(T (&)[Items])
+{}
+
+//! Exclusive sum of one u64 a thread over a block of Threads, and the block's total: a shuffle scan in
+//! each warp, then every warp scans the warps' totals at once with shuffles (lane w holds warp w's),
+//! where cub::BlockScan's warp-scans variant has every thread walk all the warps' totals (about 90
+//! instructions a thread at 16 warps, against about 25 here). One barrier; `warp_totals` (Threads /
+//! 32 words of shared memory) may be written again only after a later barrier.
+template <int Threads>
+__device__ __forceinline__ void block_exclusive_sum(unsigned long long x,
+                                                    unsigned long long& exclusive,
+                                                    unsigned long long& total,
+                                                    unsigned long long (&warp_totals)[Threads / 32])
+{
+  constexpr int warps     = Threads / 32;
+  constexpr unsigned full = 0xffffffffu;
+  static_assert(Threads % 32 == 0 && warps <= 32, "select: the warps' totals are scanned by one warp");
+  const int lane                 = static_cast<int>(threadIdx.x % 32);
+  const int warp                 = static_cast<int>(threadIdx.x / 32);
+  unsigned long long inclusive   = x;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2)
+  {
+    const unsigned long long up = __shfl_up_sync(full, inclusive, d);
+    inclusive += lane >= d ? up : 0ull;
+  }
+  if (lane == 31)
+  {
+    warp_totals[warp] = inclusive;
+  }
+  __syncthreads();
+  unsigned long long scanned = lane < warps ? warp_totals[lane] : 0ull;
+#pragma unroll
+  for (int d = 1; d < warps; d *= 2)
+  {
+    const unsigned long long up = __shfl_up_sync(full, scanned, d);
+    scanned += lane >= d ? up : 0ull;
+  }
+  total                           = __shfl_sync(full, scanned, warps - 1);
+  const unsigned long long before = __shfl_sync(full, scanned, (warp + 31) % 32);
+  exclusive                       = (warp == 0 ? 0ull : before) + inclusive - x;
+}
+
 //! Shift-right of the 64-bit pair (hi:lo) by `shift` bits (0..31), low word of the result.
 __device__ __forceinline__ std::uint32_t funnel_shift(std::uint32_t lo, std::uint32_t hi, unsigned shift)
 {
@@ -101,11 +231,22 @@ struct agent
                 "select: the vector load path needs 16-byte chunks of whole items");
   static_assert(alignof(T) <= 16, "select: value types aligned beyond 16 bytes are not supported");
 
+  //! 1- and 2-byte items on the vector load path stay packed in 32-bit words (thread_items).
+  static constexpr bool pack_items = Paths::load_vectors && sizeof(T) < 4 && Tuning::pack_small_items;
+  using items_t                    = std::conditional_t<pack_items, packed_items<T, items>, T[items]>;
+
+  //! The rank's block scan: block_exclusive_sum (tuning), else cub::BlockScan.
+  static constexpr bool shuffle_scan = pack_items && sizeof(T) == 1 ? Tuning::shuffle_scan_1byte : Tuning::shuffle_scan;
+
   using block_scan = cub::BlockScan<unsigned long long, block_threads, cub::BLOCK_SCAN_WARP_SCANS>;
 
   struct shared_storage
   {
-    typename block_scan::TempStorage scan;
+    union
+    {
+      typename block_scan::TempStorage scan;
+      unsigned long long warp_totals[block_threads / 32];
+    };
     alignas(16) unsigned char staging[shape::staging_bytes];
     unsigned long long tile_slot;
     unsigned long long exclusive;
@@ -131,6 +272,7 @@ struct agent
     : Paths::schedule == schedule_choice::pipelined ? tile_schedule::pipelined
     : !Paths::load_vectors                          ? Tuning::other_schedule
     : sizeof(T) == 2                                ? Tuning::vector_schedule_2byte
+    : sizeof(T) == 1                                ? Tuning::vector_schedule_1byte
                                                     : Tuning::vector_schedule;
 
   __device__ T* staged() const
@@ -151,8 +293,12 @@ struct agent
 
   //! Loads this thread's items (Full: every item of the tile exists, so no bounds checks).
   template <bool Full>
-  __device__ void load_items(std::uint64_t tile_base, T (&item)[items]) const
+  __device__ void load_items(std::uint64_t tile_base, items_t& item) const
   {
+    if constexpr (!Full)
+    {
+      clear_items(item);
+    }
 #pragma unroll
     for (int j = 0; j < rows; ++j)
     {
@@ -166,7 +312,7 @@ struct agent
       {
         // Read-only for the whole kernel (input and output must not overlap): non-coherent load.
         const uint4 raw = __ldg(p.chunks + start / vec);
-        std::memcpy(&item[j * vec], &raw, sizeof(raw));
+        set_chunk(item, j * vec, raw);
       }
       else
       {
@@ -178,7 +324,7 @@ struct agent
           const std::uint64_t i = start + v;
           if (Full || valid(i))
           {
-            item[j * vec + v] = *(p.input + static_cast<std::ptrdiff_t>(i - p.head));
+            set_item(item, j * vec + v, *(p.input + static_cast<std::ptrdiff_t>(i - p.head)));
           }
         }
       }
@@ -187,7 +333,7 @@ struct agent
 
   //! Bit (j * vec + v) of the result: item v of row j exists and is selected.
   template <bool Full>
-  __device__ mask_type select_flags(std::uint64_t tile_base, T (&item)[items]) const
+  __device__ mask_type select_flags(std::uint64_t tile_base, const items_t& item) const
   {
     // A mutable copy: Thrust accepts predicates whose operator() is not const.
     Pred pred = p.pred;
@@ -219,13 +365,37 @@ struct agent
         }
       }
     }
+    else if constexpr (pack_items)
+    {
+      // Row by row, each flag set by one predicated OR (in PTX: the compiler made a select and a
+      // three-way OR of flags kept in registers of their own), and each row's flags one word (the
+      // empty asm) before the next row's predicates run. Measured on the H200 at 3 blocks an SM:
+      // u8 2^28 108 -> 0 bytes of spills and (with the byte permutes of item_at) 7-17% faster, u16
+      // 3-11% faster than the per-item loop below (docs/design/copy_if.md, variants).
+#pragma unroll
+      for (int j = 0; j < rows; ++j)
+      {
+        std::uint32_t row_mask = 0;
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          const std::uint64_t i = row_start(tile_base, j) + v;
+          const unsigned chosen = (Full || valid(i)) && static_cast<bool>(pred(item_at(item, j * vec + v)));
+          asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p or.b32 %0, %0, %2;\n\t}"
+              : "+r"(row_mask)
+              : "r"(chosen), "r"(1u << v));
+        }
+        asm volatile("" : "+r"(row_mask));
+        mask |= static_cast<mask_type>(row_mask) << (j * vec);
+      }
+    }
     else
     {
 #pragma unroll
       for (int k = 0; k < items; ++k)
       {
         const std::uint64_t i = row_start(tile_base, k / vec) + k % vec;
-        if ((Full || valid(i)) && static_cast<bool>(pred(item[k])))
+        if ((Full || valid(i)) && static_cast<bool>(pred(item_at(item, k))))
         {
           mask |= mask_type(1) << k;
         }
@@ -314,7 +484,7 @@ struct agent
   //! Flags this thread's items and ranks the selected ones in the tile with one block scan
   //! (contains a barrier: every thread's earlier reads of the staging buffer are done after it).
   template <bool Full>
-  __device__ ranking rank(std::uint64_t tile_base, T (&item)[items]) const
+  __device__ ranking rank(std::uint64_t tile_base, const items_t& item) const
   {
     ranking r;
     r.mask = select_flags<Full>(tile_base, item);
@@ -329,7 +499,14 @@ struct agent
       packed |= static_cast<unsigned long long>(__popcll(static_cast<std::uint64_t>(r.mask) & row_mask)) << (16 * j);
     }
     unsigned long long exclusive_packed = 0, aggregate_packed = 0;
-    block_scan(smem.scan).ExclusiveSum(packed, exclusive_packed, aggregate_packed);
+    if constexpr (shuffle_scan)
+    {
+      block_exclusive_sum<block_threads>(packed, exclusive_packed, aggregate_packed, smem.warp_totals);
+    }
+    else
+    {
+      block_scan(smem.scan).ExclusiveSum(packed, exclusive_packed, aggregate_packed);
+    }
 
     r.count = 0;
 #pragma unroll
@@ -343,20 +520,28 @@ struct agent
 
   //! Places this thread's selected items in the staging buffer at their tile positions, in (row,
   //! thread, item) order, which is input order (stable).
-  __device__ void stage(const ranking& r, T (&item)[items]) const
+  __device__ void stage(const ranking& r, items_t& item) const
   {
     if constexpr (!Paths::discard)
     {
+      hide_items(item);
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
         std::uint32_t position = r.row_base[j];
+        if constexpr (pack_items && Tuning::skip_unselected_rows)
+        {
+          if (static_cast<std::uint32_t>(r.mask >> (j * vec) & ((std::uint64_t(1) << vec) - 1)) == 0)
+          {
+            continue;
+          }
+        }
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
           if (r.mask & (mask_type(1) << (j * vec + v)))
           {
-            ::new (static_cast<void*>(staged() + position)) T(item[j * vec + v]);
+            ::new (static_cast<void*>(staged() + position)) T(item_at(item, j * vec + v));
             ++position;
           }
         }
@@ -426,7 +611,7 @@ struct agent
   __device__ void process(std::uint64_t tile) const
   {
     const std::uint64_t tile_base = tile * shape::tile_items;
-    T item[items];
+    items_t item;
     if constexpr (need_items)
     {
       load_items<Full>(tile_base, item);
@@ -501,7 +686,7 @@ struct agent
     std::uint64_t pending       = p.tiles; // staged, waiting for its offset; p.tiles: none
     std::uint32_t pending_count = 0;
     const unsigned delay_ns     = p.tiles > gridDim.x ? pipelined_delay_ns : 0u;
-    T item[items];
+    items_t item;
     while (true)
     {
       const bool have_tile = tile < p.tiles;

@@ -22,14 +22,14 @@ namespace copy_if_impl
 
 //! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning, on
 //! the 16-byte vector path: Tuning::vector_blocks_per_sm for items of 4 bytes and more,
-//! vector_blocks_per_sm_2byte for 2-byte items; 1 otherwise (tuning.hpp says why).
+//! vector_blocks_per_sm_2byte and _1byte for 2- and 1-byte items; 1 otherwise (tuning.hpp says why).
 template <class T, class Paths, class Tuning>
 __host__ __device__ constexpr int min_blocks()
 {
   return !Paths::load_vectors ? 1
        : sizeof(T) >= 4       ? Tuning::vector_blocks_per_sm
        : sizeof(T) == 2       ? Tuning::vector_blocks_per_sm_2byte
-                              : 1;
+                              : Tuning::vector_blocks_per_sm_1byte;
 }
 
 //! Blocks loop over tiles taken from a device counter (block_next_tile), so a tile only waits in its

@@ -51,15 +51,34 @@ struct tuning_sm90
   static constexpr int max_staging_bytes = 32768;
   //! Blocks per SM the vector load path with items of 4 bytes and more is compiled for
   //! (__launch_bounds__): 4 x 512 threads, all the SM holds (32 registers), where more tiles in flight
-  //! per SM hide the look-back's wait. 1- and 2-byte items (64 and 32 items a thread) spill under 32
-  //! registers: 2-byte items are compiled for the blocks below, 1-byte items and the item-by-item
-  //! paths for one (fancy iterators need their registers).
-  //! Measured on the H200: docs/design/copy_if.md, variants.
+  //! per SM hide the look-back's wait. The item-by-item paths are compiled for one (fancy iterators
+  //! need their registers). Measured on the H200: docs/design/copy_if.md, variants.
   static constexpr int vector_blocks_per_sm = 4;
-  //! The same for 2-byte items (32 a thread): 2 blocks an SM (64 registers) measured 13-17% faster
-  //! than one (88 registers) on u16 2^28 at every kept share. 1-byte items stay at one block (120
-  //! registers): two (64 registers, spilling) measured the same (docs/design/copy_if.md, variants).
-  static constexpr int vector_blocks_per_sm_2byte = 2;
+  //! The same for 2-byte items (32 a thread, packed: pack_small_items): 3 blocks an SM (40 registers)
+  //! with the other small-item choices below: u16 2^28 0.296-0.301 / 0.312-0.315 / 0.364-0.370 /
+  //! 0.412-0.420 / 0.460-0.468 ms -> 0.224-0.228 / 0.278-0.282 / 0.321-0.327 / 0.377-0.384 /
+  //! 0.407-0.411 at 0 / 5 / 50 / 95 / 100% kept (2 blocks an SM unpacked before; 4 blocks spilled
+  //! 40 bytes and measured 1-4% slower than 3).
+  static constexpr int vector_blocks_per_sm_2byte = 3;
+  //! The same for 1-byte items (64 a thread, packed): 3 blocks an SM (40 registers, no spills), where
+  //! unpacked items took 120 registers and one block. u8 2^28 0.285-0.294 / 0.296-0.303 /
+  //! 0.324-0.330 / 0.351-0.359 / 0.399-0.407 ms -> 0.162-0.170 / 0.178-0.185 / 0.205-0.213 /
+  //! 0.225-0.236 / 0.273-0.281 (2 blocks: 7-11% slower; 4 blocks spill 108 bytes).
+  static constexpr int vector_blocks_per_sm_1byte = 3;
+  //! 1- and 2-byte items on the vector path stay packed in 32-bit words as loaded (agent.cuh,
+  //! packed_items), their flags are set row by row with predicated ORs (agent.cuh, select_flags).
+  static constexpr bool pack_small_items = true;
+  //! Packed items: a thread's row with nothing selected skips its staging loop (u8 0% kept with it
+  //! 0.208-0.214 against 0.214-0.219 ms before the flags' ORs; with the in-order schedule it cost
+  //! instructions and measured 5-15% slower at 5-95% kept).
+  static constexpr bool skip_unselected_rows = true;
+  //! The rank's block scan: sweep's shuffle scan of the warps' totals (agent.cuh,
+  //! block_exclusive_sum) instead of cub::BlockScan's warp-scans variant, which walks every warp's
+  //! total in every thread: float x>0 2^28 0.511-0.515 -> 0.493-0.503 ms, u32 and u64 at every kept
+  //! share 3-6% faster, u16 3-9% faster. Not for 1-byte items, where it spills 24 bytes at 40
+  //! registers and measured 10-18% slower at 5-100% kept (4% faster at 0%).
+  static constexpr bool shuffle_scan       = true;
+  static constexpr bool shuffle_scan_1byte = false;
   //! Look-back: nanoseconds a tile sleeps between publishing its count and its first poll
   //! (warp_lookback's initial_delay_ns), for the vector load path, when there are more tiles than
   //! blocks (blocks loop; smaller inputs have no predecessors worth waiting for). Measured on the
@@ -76,10 +95,11 @@ struct tuning_sm90
   //! floats (128 tiles) 3-4 us slower, so smaller calls keep the words packed (plan.hpp, make_tile_plan).
   static constexpr int tile_word_stride = 8;
   //! How blocks go through tiles (tile_schedule): the pipelined schedule measured 1-13% faster for
-  //! 2-byte items (u16 2^28, 100% to 0% kept) and 7-13% slower for 4- and 8-byte items
-  //! (docs/design/copy_if.md, variants).
+  //! 2-byte items (u16 2^28, 100% to 0% kept) and 7-13% slower for 4- and 8-byte items; for packed
+  //! 1-byte items at 3 blocks an SM 1-5% faster (docs/design/copy_if.md, variants).
   static constexpr tile_schedule vector_schedule       = tile_schedule::in_order;
   static constexpr tile_schedule vector_schedule_2byte = tile_schedule::pipelined;
+  static constexpr tile_schedule vector_schedule_1byte = tile_schedule::pipelined;
   static constexpr tile_schedule other_schedule        = tile_schedule::in_order;
   //! The pipelined schedule's sleep before the first poll (its count was published before the block
   //! staged the tile, took its next index and issued that tile's loads).
@@ -102,8 +122,10 @@ struct tuning_sm90
 struct tuning_sm86 : tuning_sm90
 {
   static constexpr int vector_blocks_per_sm = 3;
-  //! The schedule measured on sm_90 only for 2-byte items: the in-order one, as for every other type.
+  //! The schedule measured on sm_90 only for 1- and 2-byte items: the in-order one, as for every
+  //! other type.
   static constexpr tile_schedule vector_schedule_2byte = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_1byte = tile_schedule::in_order;
 };
 
 //! sm_75 (1024 threads and 64 KB of shared memory an SM): sized from those documented limits, not
@@ -114,7 +136,9 @@ struct tuning_sm75 : tuning_sm90
   static constexpr int max_staging_bytes          = 16384;
   static constexpr int vector_blocks_per_sm       = 2;
   static constexpr int vector_blocks_per_sm_2byte = 2;
+  static constexpr int vector_blocks_per_sm_1byte = 2;
   static constexpr tile_schedule vector_schedule_2byte = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_1byte = tile_schedule::in_order;
 };
 
 //! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
@@ -135,7 +159,7 @@ constexpr std::size_t vector_block_shared_bytes()
   return static_cast<std::size_t>(Tuning::max_staging_bytes) + 16 + (Tuning::vector_block_threads / 32 + 1) * 8 + 16 + 16;
 }
 
-//! Tuning fits `limits`: vector_blocks_per_sm (and vector_blocks_per_sm_2byte) blocks of the vector
+//! Tuning fits `limits`: vector_blocks_per_sm (and the 2- and 1-byte counts) blocks of the vector
 //! path are resident at once, and one row of the largest type (max_item_bytes) stays within static
 //! shared memory.
 template <class Tuning>
@@ -143,6 +167,7 @@ constexpr bool fits(const arch_limits& limits)
 {
   return blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_2byte, vector_block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_1byte, vector_block_shared_bytes<Tuning>())
       && vector_block_shared_bytes<Tuning>() <= static_shared_per_block
       && Tuning::block_threads * max_item_bytes + 16 + 1024 <= static_shared_per_block;
 }
