@@ -9,6 +9,7 @@
 #include <sweep/detail/copy_if/dispatch.cuh>
 
 #include <thrust/host_vector.h>
+#include <thrust/remove.h>
 
 #include <cstdint>
 #include <string>
@@ -112,6 +113,45 @@ void patterns(const char* name)
   }
 }
 
+//! Packed items chosen by a stencil of another type (the items are loaded and staged packed, the
+//! flags come from the stencil), and remove_copy_if of packed items: against stock Thrust, at input
+//! offsets 0 and 3 items, into poisoned outputs.
+template <class T>
+void stencil_and_remove(const char* name)
+{
+  const std::size_t tile = sweep_test::copy_if_tile<T>();
+  const std::size_t n    = 5 * tile + 77;
+  const auto items       = sweep_test::random_vector<T>(n + 8, sweep_test::test_seed() + 95);
+  const auto stencil     = sweep_test::random_vector<std::uint32_t>(n + 8, sweep_test::test_seed() + 96);
+  for (std::size_t offset : {std::size_t(0), std::size_t(3)})
+  {
+    const std::string what = std::string(name) + " n=" + std::to_string(n) + " in+" + std::to_string(offset);
+    INFO(what << ", seed = " << sweep_test::test_seed());
+    thrust::device_vector<T> expected(n + 4), actual(n + 4);
+    sweep_test::poison(expected);
+    sweep_test::poison(actual);
+    const auto e_end = thrust::copy_if(thrust::device, items.begin() + offset, items.begin() + offset + n,
+                                       stencil.begin() + offset, expected.begin(), low_bit_set<std::uint32_t>{});
+    const auto a_end = thrust::copy_if(sweep::par, items.begin() + offset, items.begin() + offset + n,
+                                       stencil.begin() + offset, actual.begin(), low_bit_set<std::uint32_t>{});
+    std::size_t count = static_cast<std::size_t>(e_end - expected.begin());
+    REQUIRE(static_cast<std::size_t>(a_end - actual.begin()) == count);
+    sweep_test::require_bitwise_equal(expected, actual, count, what + " stencil");
+    sweep_test::require_poison_intact(actual, count, what + " stencil");
+
+    sweep_test::poison(expected);
+    sweep_test::poison(actual);
+    const auto r_end = thrust::remove_copy_if(thrust::device, items.begin() + offset, items.begin() + offset + n,
+                                              expected.begin(), low_bit_set<T>{});
+    const auto s_end = thrust::remove_copy_if(sweep::par, items.begin() + offset, items.begin() + offset + n,
+                                              actual.begin(), low_bit_set<T>{});
+    count = static_cast<std::size_t>(r_end - expected.begin());
+    REQUIRE(static_cast<std::size_t>(s_end - actual.begin()) == count);
+    sweep_test::require_bitwise_equal(expected, actual, count, what + " remove_copy_if");
+    sweep_test::require_poison_intact(actual, count, what + " remove_copy_if");
+  }
+}
+
 } // namespace
 
 TEST_CASE("copy_if of 1- and 2-byte items: crafted selection patterns match thrust", "[copy_if][small_items]")
@@ -119,4 +159,10 @@ TEST_CASE("copy_if of 1- and 2-byte items: crafted selection patterns match thru
   patterns<std::uint8_t>("uint8");
   patterns<std::int8_t>("int8");
   patterns<std::uint16_t>("uint16");
+}
+
+TEST_CASE("copy_if of 1- and 2-byte items: stencils and remove_copy_if match thrust", "[copy_if][small_items]")
+{
+  stencil_and_remove<std::uint8_t>("uint8");
+  stencil_and_remove<std::uint16_t>("uint16");
 }

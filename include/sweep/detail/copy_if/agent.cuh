@@ -231,7 +231,7 @@ struct agent
                 "select: the vector load path needs 16-byte chunks of whole items");
   static_assert(alignof(T) <= 16, "select: value types aligned beyond 16 bytes are not supported");
 
-  //! 1- and 2-byte items on the vector load path stay packed in 32-bit words (thread_items).
+  //! 1- and 2-byte items on the vector load path stay packed in 32-bit words (packed_items).
   static constexpr bool pack_items = Paths::load_vectors && sizeof(T) < 4 && Tuning::pack_small_items;
   using items_t                    = std::conditional_t<pack_items, packed_items<T, items>, T[items]>;
 
