@@ -1,12 +1,11 @@
 // copy_if of 1- and 2-byte items on the vector path, whose items a thread keeps packed four or two to
-// a 32-bit word (agent.cuh, thread_items) and whose staging skips rows with nothing selected: crafted
+// a 32-bit word (agent.cuh, packed_items) and whose staging skips rows with nothing selected: crafted
 // selection patterns against stock Thrust, under each forced schedule and through the public call.
 // Patterns: nothing, everything, whole 16-byte rows on and off, runs of every length around a row and
 // a word, one item a tile at the thread, row and tile edges, sparse and dense random selections;
 // misaligned inputs (partial first chunks) and outputs (unaligned store bodies).
 #include "copy_if_test.cuh"
-
-#include <sweep/detail/copy_if/dispatch.cuh>
+#include "forced_schedule.cuh"
 
 #include <thrust/host_vector.h>
 #include <thrust/remove.h>
@@ -44,25 +43,6 @@ thrust::device_vector<T> make_items(std::size_t n, std::uint64_t seed, Keep keep
     h[i]             = static_cast<T>(noise | (keep(i) ? 1u : 0u));
   }
   return thrust::device_vector<T>(h);
-}
-
-template <class T, schedule_choice S>
-void check_forced(const T* first, std::size_t n, const std::string& what, std::size_t out_offset)
-{
-  thrust::device_vector<T> expected(n + out_offset + 4), actual(n + out_offset + 4);
-  sweep_test::poison(expected);
-  sweep_test::poison(actual);
-  const auto e_end = thrust::copy_if(thrust::device, first, first + n, expected.begin() + out_offset, low_bit_set<T>{});
-  auto policy      = sweep::par;
-  const std::uint64_t count = ci::dispatch<T, false, S>(policy, first, n, ci::no_stencil{},
-                                                        thrust::raw_pointer_cast(actual.data()) + out_offset,
-                                                        low_bit_set<T>{});
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const std::size_t e_count = static_cast<std::size_t>(e_end - expected.begin()) - out_offset;
-  INFO(what << (S == schedule_choice::in_order ? ", in order" : ", pipelined") << ", seed = " << sweep_test::test_seed());
-  REQUIRE(count == e_count);
-  sweep_test::require_bitwise_equal(expected, actual, out_offset + e_count, what);
-  sweep_test::require_poison_intact(actual, out_offset + e_count, what);
 }
 
 //! Every pattern, at input offsets 0, 1 and 3 items (partial first chunks) and output offsets 0 to 3.
@@ -105,8 +85,8 @@ void patterns(const char* name)
       const std::size_t out_offset = in_offset;
       const std::string what = std::string(name) + " " + c.what + " n=" + std::to_string(n) + " in+"
                              + std::to_string(in_offset) + " out+" + std::to_string(out_offset);
-      check_forced<T, schedule_choice::in_order>(raw + in_offset, n, what, out_offset);
-      check_forced<T, schedule_choice::pipelined>(raw + in_offset, n, what, out_offset);
+      check_schedule<T, schedule_choice::in_order>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
+      check_schedule<T, schedule_choice::pipelined>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
       check_against_thrust<T>(sweep::par, c.items.begin() + in_offset, n, low_bit_set<T>{}, what + ", public call",
                               (out_offset + 2) % 4);
     }
