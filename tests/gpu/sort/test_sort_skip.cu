@@ -179,6 +179,15 @@ struct grid_limit
   grid_limit& operator=(const grid_limit&) = delete;
 };
 
+//! Holds the per-pass tile-state limit (state_upfront_limit) to `bytes` while in scope.
+struct upfront_limit
+{
+  explicit upfront_limit(std::size_t bytes) { sweep::detail::sort_impl::state_upfront_limit() = bytes; }
+  ~upfront_limit() { sweep::detail::sort_impl::state_upfront_limit() = sweep::detail::sort_impl::state_upfront_max_bytes; }
+  upfront_limit(const upfront_limit&)            = delete;
+  upfront_limit& operator=(const upfront_limit&) = delete;
+};
+
 } // namespace
 
 TEST_CASE("pass skipping: every pattern of constant bytes of 4-byte keys", "[sort][skip]")
@@ -217,15 +226,28 @@ TEST_CASE("pass skipping: patterns of constant bytes of 8-byte keys, and skippin
 
 TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
 {
-  // Past state_upfront_max_bytes of per-pass tile state (4-byte keys: about 11M keys), the passes
-  // share one tile-state array cleared before each pass: odd and even numbers of running passes,
-  // with the first pass skipped or not.
+  // Past the limit of per-pass tile state (state_upfront_max_bytes; held here to 4 MiB, which
+  // 4-byte keys pass at about 11M keys), the passes share one tile-state array cleared before each
+  // pass: odd and even numbers of running passes, with the first pass skipped or not; 8-byte keys
+  // past it with runs and skips interleaved. And the same sizes under the default limit, where each
+  // pass has its own state.
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
   const std::size_t n = (std::size_t(12) << 20) + 1;
-  for (unsigned varying : {0x7u, 0xeu, 0xdu, 0x8u, 0xfu})
+  for (const std::size_t limit : {std::size_t(4) << 20, sweep::detail::sort_impl::state_upfront_max_bytes})
   {
-    check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying, s.stream);
+    const upfront_limit held(limit);
+    INFO("per-pass tile state up to " << limit << " bytes");
+    for (unsigned varying : {0x7u, 0xeu, 0xdu, 0x8u, 0xfu})
+    {
+      check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying, s.stream);
+    }
+  }
+  const upfront_limit held(std::size_t(1) << 20);
+  for (unsigned varying : {0x5au, 0x81u})
+  {
+    check_pattern<std::uint64_t>(sweep::detail::sort_impl::pass_skip_min_keys + 77, varying,
+                                 thrust::less<std::uint64_t>(), seed + varying, s.stream);
   }
 }
 

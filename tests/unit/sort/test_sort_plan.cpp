@@ -59,13 +59,21 @@ TEST_CASE("past one portion: a shared tile state, a tile counter per (pass, port
   REQUIRE(plan.part_bytes[hist_and_counters] == (4 * 256 + 16 + 1) * 8);
 }
 
-TEST_CASE("one tile state per pass only up to state_upfront_max_bytes", "[sort][plan]")
+TEST_CASE("one tile state per pass only up to state_upfront_max_bytes (or a lower limit)", "[sort][plan]")
 {
   const std::size_t tile = 512 * 21;
-  // Four passes of 1 KiB a tile: 4 MiB is 1024 tiles.
+  // Four passes of 1 KiB a tile: state_upfront_max_bytes / 4 KiB tiles.
   const std::size_t at_limit = (state_upfront_max_bytes / (4 * 1024)) * tile;
   REQUIRE(make_sort_plan(at_limit, tile, 4, 4, 0, false, 0).state_per_pass);
   REQUIRE_FALSE(make_sort_plan(at_limit + 1, tile, 4, 4, 0, false, 0).state_per_pass);
   // Eight passes halve it.
   REQUIRE_FALSE(make_sort_plan(at_limit, tile, 8, 8, 0, false, 0).state_per_pass);
+  // The limit as an argument (the dispatcher's test hook): 4 MiB is 1024 tiles of four passes.
+  const std::size_t at_4mib = 1024 * tile;
+  REQUIRE(make_sort_plan(at_4mib, tile, 4, 4, 0, false, 0, std::size_t(4) << 20).state_per_pass);
+  REQUIRE_FALSE(make_sort_plan(at_4mib + 1, tile, 4, 4, 0, false, 0, std::size_t(4) << 20).state_per_pass);
+  REQUIRE(make_sort_plan(at_4mib + 1, tile, 4, 4, 0, false, 0).state_per_pass);
+  // u32 keys at 2^24 and 2^26 (6.4 and 25.6 MB) have a state per pass, at 2^28 (100 MB) they share one.
+  REQUIRE(make_sort_plan(std::size_t(1) << 26, tile, 4, 4, 0, false, 0).state_per_pass);
+  REQUIRE_FALSE(make_sort_plan(std::size_t(1) << 28, tile, 4, 4, 0, false, 0).state_per_pass);
 }

@@ -54,6 +54,15 @@ inline std::atomic<unsigned>& histogram_grid_limit()
   return limit;
 }
 
+//! Test hook: the most bytes of tile state for which every pass gets its own (make_sort_plan;
+//! state_upfront_max_bytes unless a test lowers it, so that smaller sorts share one state cleared
+//! before each pass). Read when a sort is enqueued.
+inline std::atomic<std::size_t>& state_upfront_limit()
+{
+  static std::atomic<std::size_t> limit{state_upfront_max_bytes};
+  return limit;
+}
+
 //! Test hook: when true, the upfront histogram counts in 8 columns at every size (the form small
 //! inputs and devices short of shared memory use). Read when a sort is enqueued.
 inline std::atomic<bool>& histogram_narrow_only()
@@ -138,7 +147,8 @@ __host__ void onesweep_passes(execution_policy<Derived>& policy, Key* keys, Valu
                                                   : pass_launch_for<wide_kernel, sizeof(Key), types::vbytes, Small>();
   const std::size_t tile        = static_cast<std::size_t>(launch.tile.threads) * static_cast<std::size_t>(launch.tile.items);
   const sort_plan plan = make_sort_plan(n, tile, passes, sizeof(Key), has_values ? sizeof(moved_type) : 0,
-                                        Mode == value_mode::index, sizeof(value_type));
+                                        Mode == value_mode::index, sizeof(value_type),
+                                        state_upfront_limit().load(std::memory_order_relaxed));
   const std::size_t per_portion = plan.per_portion;
   const std::size_t portions    = plan.portions;
   const std::size_t counters    = plan.counters;

@@ -113,11 +113,12 @@ struct sort_plan
   std::size_t part_bytes[sort_part_count] = {};
 };
 
-//! Tile state: when small (state_upfront_max_bytes, tuning.hpp), one per pass, all cleared by the
-//! call's one memset together with the histogram and tile counters; otherwise a single one, cleared
-//! before each (pass, portion) launch.
+//! Tile state: when all passes' fit `upfront_max_bytes` (state_upfront_max_bytes, tuning.hpp; a test
+//! hook may lower it), one per pass, all cleared by the call's one memset together with the
+//! histogram and tile counters; otherwise a single one, cleared before each (pass, portion) launch.
 inline sort_plan make_sort_plan(std::size_t n, std::size_t tile, int passes, std::size_t key_bytes,
-                                std::size_t moved_bytes, bool index_mode, std::size_t value_bytes)
+                                std::size_t moved_bytes, bool index_mode, std::size_t value_bytes,
+                                std::size_t upfront_max_bytes = state_upfront_max_bytes)
 {
   sort_plan plan;
   const std::size_t p = static_cast<std::size_t>(passes);
@@ -127,7 +128,7 @@ inline sort_plan make_sort_plan(std::size_t n, std::size_t tile, int passes, std
   plan.max_tiles      = (first_portion + tile - 1) / tile;
   plan.counters       = p * plan.portions;
   plan.state_bytes    = pass_state_bytes(plan.max_tiles);
-  plan.state_per_pass = plan.portions == 1 && p * plan.state_bytes <= state_upfront_max_bytes;
+  plan.state_per_pass = plan.portions == 1 && p * plan.state_bytes <= upfront_max_bytes;
   plan.part_bytes[alt_keys]          = n * key_bytes;
   plan.part_bytes[alt_values]        = n * moved_bytes;
   plan.part_bytes[positions]         = index_mode ? n * sizeof(std::uint32_t) : 0;

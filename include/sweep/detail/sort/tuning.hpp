@@ -201,9 +201,13 @@ constexpr bool use_small_shape(std::size_t n)
 //! result ends up and launches no such check: a small pass costs about as much as that launch.
 constexpr std::size_t pass_skip_min_keys = small_shape_max_keys + 1;
 
-//! Up to this many bytes of tile state, every pass gets its own, cleared once at the start of the
-//! call together with the histogram (saves one memset launch per pass on small inputs).
-constexpr std::size_t state_upfront_max_bytes = std::size_t(4) << 20;
+//! Up to this many bytes of tile state for all passes, every pass gets its own, cleared once at the
+//! start of the call together with the histogram; past it the passes share one, cleared by a memset
+//! before each launch. Each memset launch cost about 2 us between the passes on the H200: u32 keys,
+//! whole sorts, three rounds in one run, against a limit of 4 MiB: 2^24 (6.4 MB of state) 386 ->
+//! 377-380 us with a limit of 8 or 32 MiB, 2^26 (25.6 MB) 1311-1317 -> 1301-1303 us with 32 MiB,
+//! 2^28 unchanged (100 MB: past both). At most this much memory more than one shared state.
+constexpr std::size_t state_upfront_max_bytes = std::size_t(32) << 20;
 
 } // namespace sort_impl
 } // namespace detail
