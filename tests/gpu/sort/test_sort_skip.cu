@@ -228,9 +228,9 @@ TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
 {
   // Past the limit of per-pass tile state (state_upfront_max_bytes; held here to 4 MiB, which
   // 4-byte keys pass at about 11M keys), the passes share one tile-state array cleared before each
-  // pass: odd and even numbers of running passes, with the first pass skipped or not; 8-byte keys
-  // past it with runs and skips interleaved. And the same sizes under the default limit, where each
-  // pass has its own state.
+  // pass: odd and even numbers of running passes, with the first pass skipped or not. The same
+  // sizes under the default limit, where each pass has its own state. 8-byte keys past a limit of
+  // 64 KiB (eight passes of about 50 tiles, 1 KiB each) with runs and skips interleaved.
   const std::uint64_t seed = sweep_test::test_seed();
   sweep_test::stream_guard s;
   const std::size_t n = (std::size_t(12) << 20) + 1;
@@ -243,7 +243,7 @@ TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
       check_pattern<std::uint32_t>(n, varying, thrust::less<std::uint32_t>(), seed + varying, s.stream);
     }
   }
-  const upfront_limit held(std::size_t(1) << 20);
+  const upfront_limit held(std::size_t(64) << 10);
   for (unsigned varying : {0x5au, 0x81u})
   {
     check_pattern<std::uint64_t>(sweep::detail::sort_impl::pass_skip_min_keys + 77, varying,
