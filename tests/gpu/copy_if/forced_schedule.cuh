@@ -14,7 +14,8 @@ namespace sweep_test
 
 inline const char* schedule_name(sweep::detail::copy_if_impl::schedule_choice s)
 {
-  return s == sweep::detail::copy_if_impl::schedule_choice::in_order ? "in_order" : "pipelined";
+  using sweep::detail::copy_if_impl::schedule_choice;
+  return s == schedule_choice::in_order ? "in_order" : s == schedule_choice::pipelined ? "pipelined" : "bulk";
 }
 
 //! Stock Thrust's copy_if and sweep's dispatcher under schedule S on [first, first + n) (raw

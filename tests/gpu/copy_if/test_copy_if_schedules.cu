@@ -1,6 +1,8 @@
-// copy_if's two tile schedules, each forced (tuning.hpp, tile_schedule): `in_order` (a block
-// finishes a tile before it loads the next) and `pipelined` (a block issues its next tile's loads
-// before it waits for the current tile's look-back). The public calls run the tuning's schedule
+// copy_if's three tile schedules, each forced (tuning.hpp, tile_schedule): `in_order` (a block
+// finishes a tile before it loads the next), `pipelined` (a block issues its next tile's loads
+// before it waits for the current tile's look-back) and `bulk` (the copy engine brings a block's next
+// tiles into shared-memory slots; where it does not apply, off the vector load path, it runs in
+// order, so those cases repeat the in-order ones). The public calls run the tuning's schedule
 // (the other test files); here the dispatcher runs each one on the same inputs as stock Thrust:
 // every load path, edge sizes, more tiles than the GPU holds blocks, misaligned starts, stencils,
 // discard outputs, and a count past 2^31.
@@ -10,6 +12,7 @@
 #include <sweep/detail/copy_if/dispatch.cuh>
 #include <sweep/detail/util/device_info.hpp>
 
+#include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/equal.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -125,6 +128,16 @@ struct keep_three_of_four
   }
 };
 
+//! A low word w is kept unless w % 4 == 3 (the items are the low words of their indices, so the same
+//! items are kept as by keep_three_of_four on the indices, the low words' wrap at 2^32 included).
+struct not_three_mod_four
+{
+  __host__ __device__ bool operator()(std::uint32_t w) const
+  {
+    return w % 4 != 3;
+  }
+};
+
 struct low_word
 {
   __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
@@ -165,6 +178,24 @@ void past_2_31()
   auto expected = thrust::make_transform_iterator(thrust::make_transform_iterator(index, kept_index{}), low_word{});
   CHECK(thrust::equal(thrust::device, out.begin(), out.begin() + selected, expected));
   sweep_test::require_poison_intact(out, selected, "past 2^31");
+
+  // The same items from memory, one item past a 16-byte boundary: the vector load path (the bulk
+  // schedule's copies), tile bases and offsets past 2^31 items.
+  if (!sweep_test::device_has_memory(4 * (n + 8) + 4 * selected + 64))
+  {
+    WARN("vector path skipped: not enough device memory");
+    return;
+  }
+  thrust::device_vector<std::uint32_t> items(n + 1);
+  thrust::copy(thrust::device, low_words, low_words + n, items.begin() + 1);
+  sweep_test::poison(out);
+  const std::uint64_t vector_count = ci::dispatch<std::uint32_t, false, S>(
+    policy, thrust::raw_pointer_cast(items.data()) + 1, n, ci::no_stencil{}, thrust::raw_pointer_cast(out.data()),
+    not_three_mod_four{});
+  INFO("vector path");
+  REQUIRE(vector_count == selected);
+  CHECK(thrust::equal(thrust::device, out.begin(), out.begin() + selected, expected));
+  sweep_test::require_poison_intact(out, selected, "past 2^31, vector path");
 }
 
 } // namespace
@@ -173,7 +204,8 @@ TEMPLATE_TEST_CASE_SIG("copy_if under each forced schedule, a few tiles (small e
                        "[copy_if][schedule][small]",
                        ((schedule_choice S), S),
                        (schedule_choice::in_order),
-                       (schedule_choice::pipelined))
+                       (schedule_choice::pipelined),
+                       (schedule_choice::bulk))
 {
   // A block of a launch with fewer tiles than blocks takes one tile and looks for a next one; with a
   // lone tile it takes none. Both schedules, every tile shape: lone, first and last partial, full.
@@ -196,7 +228,8 @@ TEMPLATE_TEST_CASE_SIG("copy_if under each forced schedule matches thrust on the
                        "[copy_if][schedule]",
                        ((schedule_choice S), S),
                        (schedule_choice::in_order),
-                       (schedule_choice::pipelined))
+                       (schedule_choice::pipelined),
+                       (schedule_choice::bulk))
 {
   sizes_and_selectivity<std::uint8_t, S>("uint8");
   sizes_and_selectivity<std::uint16_t, S>("uint16");
@@ -209,7 +242,8 @@ TEMPLATE_TEST_CASE_SIG("copy_if under each forced schedule with more tiles than 
                        "[copy_if][schedule][many_tiles][slow]",
                        ((schedule_choice S), S),
                        (schedule_choice::in_order),
-                       (schedule_choice::pipelined))
+                       (schedule_choice::pipelined),
+                       (schedule_choice::bulk))
 {
   many_tiles<float, S>("float", 40);
   many_tiles<std::uint8_t, S>("uint8", 12);
@@ -221,7 +255,8 @@ TEMPLATE_TEST_CASE_SIG("copy_if under each forced schedule: item-by-item loads, 
                        "[copy_if][schedule][iterators]",
                        ((schedule_choice S), S),
                        (schedule_choice::in_order),
-                       (schedule_choice::pipelined))
+                       (schedule_choice::pipelined),
+                       (schedule_choice::bulk))
 {
   other_paths<S>();
 }
@@ -230,7 +265,8 @@ TEMPLATE_TEST_CASE_SIG("copy_if under each forced schedule past 2^31 items",
                        "[copy_if][schedule][large]",
                        ((schedule_choice S), S),
                        (schedule_choice::in_order),
-                       (schedule_choice::pipelined))
+                       (schedule_choice::pipelined),
+                       (schedule_choice::bulk))
 {
   past_2_31<S>();
 }

@@ -75,7 +75,7 @@ void check_tuning(const char* name)
 
   // The real kernel of these types, compiled in this binary like every copy_if kernel.
   constexpr auto kernel         = &ci::select_kernel<T, Paths, T*, ci::no_stencil, T*, keep_percent<T>>;
-  const sweep::detail::kernel_launch<ci::tile_dims>& real = ci::launch_for<T, kernel>();
+  const sweep::detail::kernel_launch<ci::tile_dims>& real = ci::launch_for<T, kernel, Paths>();
   CHECK(real.arch == device.arch);
   CHECK(real.tile.block_threads == device.block_threads);
   CHECK(real.tile.tile_items == device.tile_items);
@@ -83,8 +83,19 @@ void check_tuning(const char* name)
   REQUIRE(cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess);
   CHECK(sweep::detail::tuning_arch(attributes.ptxVersion * 10) == real.arch);
   CHECK(attributes.maxThreadsPerBlock == real.tile.block_threads);
+  // The bulk schedule's kernels: their dynamic shared memory (launch_for raised the kernel's limit),
+  // with which the compiled blocks per SM still fit.
+  const bool bulk = sweep::detail::with_tuning_arch(real.arch, [](auto a) {
+    return ci::schedule_of<T, ci::tuning_for<decltype(a)::value>, Paths::load_vectors, Paths::schedule>()
+        == ci::tile_schedule::bulk;
+  });
+  const std::size_t dynamic = bulk ? sweep::detail::with_tuning_arch(real.arch, [](auto a) {
+    return ci::bulk_dynamic_bytes<T, ci::tuning_for<decltype(a)::value>>();
+  })
+                                   : 0;
+  CHECK(real.tile.bulk_shared == dynamic);
   int per_sm = 0;
-  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, real.tile.block_threads, 0) == cudaSuccess);
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, real.tile.block_threads, dynamic) == cudaSuccess);
   CHECK(per_sm >= device.min_blocks);
   CHECK(real.resident_blocks == static_cast<unsigned>(per_sm * sweep::detail::current_device_info().sm_count));
   if constexpr (Paths::load_vectors)
@@ -104,6 +115,8 @@ TEST_CASE("copy_if: the host launches each kernel with the tuning its code was c
   check_tuning<double, ci::kernel_paths<true, true, false>>("double, vector paths");
   check_tuning<std::uint8_t, ci::kernel_paths<true, true, false>>("uint8, vector paths");
   check_tuning<std::uint16_t, ci::kernel_paths<true, true, false>>("uint16, vector paths");
+  check_tuning<s16, ci::kernel_paths<true, true, false>>("16-byte struct, vector paths");
+  check_tuning<float, ci::kernel_paths<true, true, false, ci::schedule_choice::bulk>>("float, vector paths, bulk");
   check_tuning<float, ci::kernel_paths<false, false, false>>("float, item paths");
   check_tuning<s12, ci::kernel_paths<false, false, false>>("12-byte struct");
   check_tuning<s32, ci::kernel_paths<false, false, false>>("32-byte struct");

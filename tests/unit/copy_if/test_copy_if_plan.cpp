@@ -96,9 +96,11 @@ TEST_CASE("tile_shape tile sizes: 64 bytes per thread, 512 threads for vector ty
   STATIC_REQUIRE_FALSE(ci::supported_type<over_aligned>);
 }
 
-TEST_CASE("copy_if tunings: sm_90's on sm_80, sm_90 and sm_100, sized-from-limits ones elsewhere", "[copy_if][arch]")
+TEST_CASE("copy_if tunings: sm_90's on sm_90 and sm_100 (on sm_80 without bulk copies), sized-from-limits ones elsewhere",
+          "[copy_if][arch]")
 {
-  STATIC_REQUIRE(std::is_same<ci::tuning_for<800>, ci::tuning_sm90>::value);
+  STATIC_REQUIRE(std::is_same<ci::tuning_for<800>, ci::tuning_sm80>::value);
+  STATIC_REQUIRE(std::is_base_of<ci::tuning_sm90, ci::tuning_sm80>::value);
   STATIC_REQUIRE(std::is_same<ci::tuning_for<900>, ci::tuning_sm90>::value);
   STATIC_REQUIRE(std::is_same<ci::tuning_for<1000>, ci::tuning_sm90>::value);
   STATIC_REQUIRE(std::is_same<ci::tuning_for<860>, ci::tuning_sm86>::value);
@@ -216,4 +218,39 @@ TEST_CASE("make_tile_plan counts tiles over head + n items", "[copy_if]")
     CHECK(spread.word_stride == 16);
     CHECK(spread.state_bytes == 6 * 16 * 8);
   }
+}
+
+TEST_CASE("copy_if schedules: each type's, forced ones, and the bulk schedule's shared memory", "[copy_if][schedule]")
+{
+  using ci::schedule_choice;
+  using ci::tile_schedule;
+  using sm90 = ci::tuning_sm90;
+  // sm_90, the tuning's choices on the vector load path (tuning.hpp says what was measured).
+  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, sm90, true, schedule_choice::tuned>() == tile_schedule::pipelined);
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, sm90, true, schedule_choice::tuned>() == tile_schedule::bulk);
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<double, sm90, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<s16, sm90, true, schedule_choice::tuned>() == tile_schedule::bulk);
+  // Off the vector load path: in order, and a forced bulk schedule falls back to it.
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, sm90, false, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<s12, sm90, false, schedule_choice::bulk>() == tile_schedule::in_order);
+  // Forced schedules.
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::bulk>() == tile_schedule::bulk);
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, sm90, true, schedule_choice::in_order>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::pipelined>() == tile_schedule::pipelined);
+  // Architectures without bulk copies never run it, forced or not; sm_80 keeps sm_90's other choices.
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::pipelined);
+  STATIC_REQUIRE(ci::schedule_of<s16, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm80, true, schedule_choice::bulk>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm86, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm75, true, schedule_choice::bulk>() == tile_schedule::in_order);
+  // Dynamic shared memory: bulk_slots - 1 slots of the staging size, then two u64 a slot.
+  STATIC_REQUIRE(ci::bulk_dynamic_bytes<float, sm90>() == (sm90::bulk_slots - 1) * (32768 + 16) + sm90::bulk_slots * 16);
+  CHECK(ci::tile_dims_for<std::uint16_t, true>(900).bulk_shared == ci::bulk_dynamic_bytes<std::uint16_t, sm90>());
+  CHECK(ci::tile_dims_for<std::uint16_t, true>(1000).bulk_shared == ci::bulk_dynamic_bytes<std::uint16_t, sm90>());
+  CHECK(ci::tile_dims_for<std::uint16_t, true>(800).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<std::uint16_t, false>(900).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<float, true>(900).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(900).bulk_shared == ci::bulk_dynamic_bytes<float, sm90>());
+  CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(860).bulk_shared == 0);
 }

@@ -18,6 +18,7 @@
 #include <sweep/detail/lookback/lookback.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/copy_if/plan.hpp>
+#include <sweep/detail/util/bulk_copy.cuh>
 
 namespace sweep
 {
@@ -36,14 +37,8 @@ struct no_stencil
 //!   StoreVectors: output is a `T*` of the same vectorizable T: the body of a tile's output range is
 //!                 written with aligned 16-byte stores.
 //!   Discard:      output is a discard_iterator: only the count is produced.
-//!   Schedule:     how blocks go through tiles (tuning.hpp, tile_schedule): `tuned` takes the
-//!                 tuning's choice for the path; tests force either schedule.
-enum class schedule_choice
-{
-  tuned,
-  in_order,
-  pipelined
-};
+//!   Schedule:     how blocks go through tiles (tuning.hpp, tile_schedule; plan.hpp, schedule_of):
+//!                 `tuned` takes the tuning's choice for the path; tests force each schedule.
 
 template <bool LoadVectors, bool StoreVectors, bool Discard, schedule_choice Schedule = schedule_choice::tuned>
 struct kernel_paths
@@ -267,17 +262,20 @@ struct agent
     Tuning::stage_before_lookback && Paths::load_vectors && (sizeof(T) == 4 || sizeof(T) == 8);
 
   //! The schedule this instantiation runs: the one Paths forces, else the tuning's for its path.
-  static constexpr tile_schedule schedule =
-    Paths::schedule == schedule_choice::in_order  ? tile_schedule::in_order
-    : Paths::schedule == schedule_choice::pipelined ? tile_schedule::pipelined
-    : !Paths::load_vectors                          ? Tuning::other_schedule
-    : sizeof(T) == 2                                ? Tuning::vector_schedule_2byte
-    : sizeof(T) == 1                                ? Tuning::vector_schedule_1byte
-                                                    : Tuning::vector_schedule;
+  static constexpr tile_schedule schedule = schedule_of<T, Tuning, Paths::load_vectors, Paths::schedule>();
 
-  __device__ T* staged() const
+  //! The selected items of a tile, in a staging buffer of shape::staging_bytes (smem.staging, or one
+  //! of the bulk schedule's slots).
+  __device__ static T* staged(unsigned char* buffer)
   {
-    return reinterpret_cast<T*>(smem.staging);
+    return reinterpret_cast<T*>(buffer);
+  }
+
+  //! The flags of row j's items in a selection mask, in place.
+  __device__ static mask_type row_flags(mask_type mask, int j)
+  {
+    constexpr std::uint64_t row_bits = vec == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << vec) - 1);
+    return mask & static_cast<mask_type>(row_bits << (j * vec));
   }
 
   //! Virtual index of thread t's first item in row j.
@@ -404,8 +402,8 @@ struct agent
     return mask;
   }
 
-  //! Writes the tile's `count` staged items to output[offset, offset + count).
-  __device__ void store(std::uint64_t offset, std::uint32_t count) const
+  //! Writes the tile's `count` items staged in `buffer` to output[offset, offset + count).
+  __device__ void store(std::uint64_t offset, std::uint32_t count, unsigned char* buffer) const
   {
     if constexpr (Paths::store_vectors)
     {
@@ -421,7 +419,7 @@ struct agent
       {
         for (std::uint32_t i = threadIdx.x; i < count; i += block_threads)
         {
-          out[i] = staged()[i];
+          out[i] = staged(buffer)[i];
         }
         return;
       }
@@ -429,15 +427,15 @@ struct agent
       const std::uint32_t tail_first = static_cast<std::uint32_t>((l - a) / sizeof(T));
       if (threadIdx.x < head_items)
       {
-        out[threadIdx.x] = staged()[threadIdx.x];
+        out[threadIdx.x] = staged(buffer)[threadIdx.x];
       }
       if (tail_first + threadIdx.x < count)
       {
-        out[tail_first + threadIdx.x] = staged()[tail_first + threadIdx.x];
+        out[tail_first + threadIdx.x] = staged(buffer)[tail_first + threadIdx.x];
       }
       const unsigned h                 = static_cast<unsigned>(f - a);
       const unsigned shift             = (h & 3u) * 8u;
-      const std::uint32_t* words       = reinterpret_cast<const std::uint32_t*>(smem.staging) + (h >> 2);
+      const std::uint32_t* words       = reinterpret_cast<const std::uint32_t*>(buffer) + (h >> 2);
       const std::uint32_t body_chunks  = static_cast<std::uint32_t>((l - f) / 16);
       uint4* body                      = reinterpret_cast<uint4*>(f);
       constexpr int chunks_per_thread  = static_cast<int>((shape::tile_items * sizeof(T) / 16 + block_threads - 1) / block_threads);
@@ -466,7 +464,7 @@ struct agent
         const std::uint32_t i = k * block_threads + threadIdx.x;
         if (i < count)
         {
-          *(p.output + static_cast<std::ptrdiff_t>(offset + i)) = staged()[i];
+          *(p.output + static_cast<std::ptrdiff_t>(offset + i)) = staged(buffer)[i];
         }
       }
     }
@@ -495,8 +493,7 @@ struct agent
 #pragma unroll
     for (int j = 0; j < rows; ++j)
     {
-      const std::uint64_t row_mask = (vec == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << vec) - 1)) << (j * vec);
-      packed |= static_cast<unsigned long long>(__popcll(static_cast<std::uint64_t>(r.mask) & row_mask)) << (16 * j);
+      packed |= static_cast<unsigned long long>(__popcll(static_cast<std::uint64_t>(row_flags(r.mask, j)))) << (16 * j);
     }
     unsigned long long exclusive_packed = 0, aggregate_packed = 0;
     if constexpr (shuffle_scan)
@@ -518,9 +515,9 @@ struct agent
     return r;
   }
 
-  //! Places this thread's selected items in the staging buffer at their tile positions, in (row,
-  //! thread, item) order, which is input order (stable).
-  __device__ void stage(const ranking& r, items_t& item) const
+  //! Places this thread's selected items in `buffer` at their tile positions, in (row, thread, item)
+  //! order, which is input order (stable).
+  __device__ void stage(const ranking& r, items_t& item, unsigned char* buffer) const
   {
     if constexpr (!Paths::discard)
     {
@@ -531,7 +528,7 @@ struct agent
         std::uint32_t position = r.row_base[j];
         if constexpr (pack_items && Tuning::skip_unselected_rows)
         {
-          if (static_cast<std::uint32_t>(r.mask >> (j * vec) & ((std::uint64_t(1) << vec) - 1)) == 0)
+          if (row_flags(r.mask, j) == 0)
           {
             continue;
           }
@@ -541,7 +538,7 @@ struct agent
         {
           if (r.mask & (mask_type(1) << (j * vec + v)))
           {
-            ::new (static_cast<void*>(staged() + position)) T(item_at(item, j * vec + v));
+            ::new (static_cast<void*>(staged(buffer) + position)) T(item_at(item, j * vec + v));
             ++position;
           }
         }
@@ -582,14 +579,14 @@ struct agent
     }
   }
 
-  //! After the barrier that follows staging and find_offset: writes the tile's staged items to the
-  //! output at its offset; the last tile writes the total.
-  __device__ void finish(std::uint64_t tile, std::uint32_t count) const
+  //! After the barrier that follows staging and find_offset: writes the tile's items staged in
+  //! `buffer` to the output at its offset; the last tile writes the total.
+  __device__ void finish(std::uint64_t tile, std::uint32_t count, unsigned char* buffer) const
   {
     const std::uint64_t offset = smem.exclusive;
     if constexpr (!Paths::discard)
     {
-      store(offset, count);
+      store(offset, count, buffer);
     }
     if (tile == p.tiles - 1 && threadIdx.x == 0)
     {
@@ -622,7 +619,7 @@ struct agent
       // Warp 0's items die before its look-back (fewer registers live there: spills avoided); the
       // look-back still starts within the delay it sleeps anyway.
       publish_count(tile, r.count);
-      stage(r, item);
+      stage(r, item, smem.staging);
       if (threadIdx.x < 32)
       {
         find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
@@ -637,11 +634,11 @@ struct agent
         publish_count(tile, r.count);
         find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
       }
-      stage(r, item);
+      stage(r, item, smem.staging);
     }
     // Sync point: staging complete and smem.exclusive written before anyone reads either.
     __syncthreads();
-    finish(tile, r.count);
+    finish(tile, r.count, smem.staging);
   }
 
   //! The in-order schedule: tiles from the counter one after another (a lone tile: tile 0 only).
@@ -713,7 +710,7 @@ struct agent
         }
         // Sync point: smem.exclusive written and the staging complete.
         __syncthreads();
-        finish(pending, pending_count);
+        finish(pending, pending_count, smem.staging);
       }
       if (!have_tile)
       {
@@ -723,12 +720,272 @@ struct agent
       // smem.exclusive before anyone stages over them.
       const ranking r = full ? rank<true>(tile * shape::tile_items, item) : rank<false>(tile * shape::tile_items, item);
       publish_count(tile, r.count);
-      stage(r, item);
+      stage(r, item, smem.staging);
       pending       = tile;
       pending_count = r.count;
       // The barrier in block_next_tile makes the staging complete; smem.tile_slot was last read
       // before rank's barrier. A lone tile takes no next one (its stores follow the barrier above).
       tile = lone ? p.tiles : block_next_tile(p.tile_counter, smem.tile_slot);
+    }
+  }
+
+  //! The bulk schedule writes a tile's whole output chunks with one bulk copy (tuning).
+  static constexpr bool bulk_stores =
+    Paths::store_vectors && (sizeof(T) < 4 ? Tuning::bulk_stores_small : Tuning::bulk_stores);
+
+  //! The bulk schedule's barriers and tile indices, after its slots in dynamic shared memory.
+  struct bulk_sync
+  {
+    bulk_barrier loaded[Tuning::bulk_slots]; // slot s's tile has landed (full tiles only)
+    unsigned long long tile[Tuning::bulk_slots]; // the tile in slot s; p.tiles or more: none
+  };
+  static_assert(Tuning::bulk_slots >= 3,
+                "select: the bulk schedule needs a slot for the tile being ranked, one for the tile waiting for "
+                "its offset, and one in flight (with two, a slot's tile index would be read without a barrier "
+                "after it was written)");
+
+  //! Thread `threadIdx.x`'s items of a tile from a slot, as load_items reads them from the input
+  //! (row j: the 16-byte chunk j * block_threads + threadIdx.x of the slot).
+  __device__ static void read_slot(const unsigned char* slot, items_t& item)
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const uint4 raw = reinterpret_cast<const uint4*>(slot)[j * block_threads + threadIdx.x];
+      set_chunk(item, j * vec, raw);
+    }
+  }
+
+  //! The inverse of read_slot: this thread's items into their chunks of a slot.
+  __device__ static void write_slot(unsigned char* slot, const items_t& item)
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      uint4 raw;
+      std::memcpy(&raw, reinterpret_cast<const unsigned char*>(&item) + j * 16, sizeof(raw));
+      reinterpret_cast<uint4*>(slot)[j * block_threads + threadIdx.x] = raw;
+    }
+  }
+
+  //! The bulk schedule's stores of a tile whose `count` selected items are staged at `slot + shift`
+  //! for output[offset, ...), where shift is the output's address modulo 16 on the vector store path
+  //! (0 elsewhere): the output's whole 16-byte chunks are then 16-byte aligned in the slot too. The
+  //! items before the first and after the last of those chunks: lanes of warp 0. The chunks: one bulk
+  //! copy from thread 0 (Tuning::bulk_stores; the block fenced and synchronized after staging), or
+  //! 16-byte stores from every thread. The last tile writes the total.
+  __device__ void bulk_store(std::uint64_t tile, std::uint64_t offset, std::uint32_t count, unsigned char* slot,
+                             unsigned shift) const
+  {
+    if constexpr (Paths::store_vectors)
+    {
+      T* out                 = p.output + offset;
+      const T* staged_items  = staged(slot + shift);
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(out);
+      const std::uintptr_t b = a + static_cast<std::uintptr_t>(count) * sizeof(T);
+      const std::uintptr_t f = (a + 15) & ~std::uintptr_t(15);
+      const std::uintptr_t l = b & ~std::uintptr_t(15);
+      if (f >= l)
+      {
+        // Fewer than 32 bytes: at most 31 items.
+        if (threadIdx.x < count)
+        {
+          out[threadIdx.x] = staged_items[threadIdx.x];
+        }
+      }
+      else
+      {
+        const std::uint32_t head_items = static_cast<std::uint32_t>((f - a) / sizeof(T));
+        const std::uint32_t tail_first = static_cast<std::uint32_t>((l - a) / sizeof(T));
+        // At most 15 items each (16 / sizeof(T) - 1).
+        if (threadIdx.x < head_items)
+        {
+          out[threadIdx.x] = staged_items[threadIdx.x];
+        }
+        if (threadIdx.x >= 16 && threadIdx.x < 32 && tail_first + (threadIdx.x - 16) < count)
+        {
+          out[tail_first + (threadIdx.x - 16)] = staged_items[tail_first + (threadIdx.x - 16)];
+        }
+        // The first whole chunk: at slot + 16 when the output starts inside a chunk, else at slot.
+        const unsigned char* body_src = slot + (shift == 0 ? 0 : 16);
+        const std::uint32_t body_bytes = static_cast<std::uint32_t>(l - f);
+        if constexpr (bulk_stores)
+        {
+          if (threadIdx.x == 0)
+          {
+            bulk_copy_to_global(reinterpret_cast<void*>(f), body_src, body_bytes);
+            bulk_commit();
+          }
+        }
+        else
+        {
+          const uint4* src = reinterpret_cast<const uint4*>(body_src);
+          uint4* dst       = reinterpret_cast<uint4*>(f);
+          for (std::uint32_t c = threadIdx.x; c < body_bytes / 16; c += block_threads)
+          {
+            dst[c] = src[c];
+          }
+        }
+      }
+    }
+    else if constexpr (!Paths::discard)
+    {
+      store(offset, count, slot);
+    }
+    if (tile == p.tiles - 1 && threadIdx.x == 0)
+    {
+      // Plain store: the host reads it after the kernel completes (stream order).
+      *p.total = offset + count;
+    }
+  }
+
+  //! The bulk schedule (sm_90 and newer, the vector load path): thread 0 takes tiles ahead and has the
+  //! copy engine bring each full one into a slot of shared memory (cp.async.bulk, counted by the
+  //! slot's barrier); the first slot is smem.staging, the others `dynamic` (bulk_dynamic_bytes, with
+  //! the bulk_sync after them). A block holds the tile `a` that waits for its offset (count
+  //! published, items still in its slot as loaded), the tile `b` it ranks, and bulk_slots - 2 tiles in
+  //! flight. Each step: wait for b's bytes (a partial tile is loaded item by item and written to its
+  //! slot as a copy would have), rank b and publish its count; every thread reads a's items back from
+  //! a's slot, and warp 0 looks back for a (whose count was published a step earlier); a barrier;
+  //! a's selected items staged in place in its slot, aligned like the output (bulk_store); a barrier;
+  //! a's stores; a proxy fence and a barrier (the slot's generic reads and writes before the copy
+  //! engine's writes); thread 0 takes the next tile into a's slot.
+  //! Forward progress: a look-back waits only on lower tiles; the lowest tile without an inclusive
+  //! count is some block's a, b or a tile in flight, and that block's earlier tiles all have theirs,
+  //! so its look-back (if any) ends and it goes on to rank, publish and look back for that tile.
+  __device__ void run_bulk(unsigned char* dynamic) const
+  {
+    constexpr int slots               = Tuning::bulk_slots;
+    constexpr std::uint32_t tile_size = static_cast<std::uint32_t>(shape::tile_items * sizeof(T));
+    static_assert(Paths::load_vectors && tile_size % 16 == 0 && sizeof(items_t) == rows * 16,
+                  "select: bulk copies move whole 16-byte chunks");
+    bulk_sync& sync = *reinterpret_cast<bulk_sync*>(dynamic + (slots - 1) * shape::staging_bytes);
+    const auto slot = [&](int s) {
+      return s == 0 ? smem.staging : dynamic + static_cast<std::size_t>(s - 1) * shape::staging_bytes;
+    };
+    const bool lone = p.tiles == 1;
+    bool taken_lone = false; // thread 0, lone tile: tile 0 was taken
+    // Thread 0: takes the block's next tile into slot s and, for a full tile, starts its copy.
+    const auto fill = [&](int s) {
+      std::uint64_t t = p.tiles;
+      if (lone)
+      {
+        t          = taken_lone ? p.tiles : 0;
+        taken_lone = true;
+      }
+      else
+      {
+        // Relaxed, as block_next_tile: the index only orders tiles.
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> counter(*p.tile_counter);
+        t = counter.fetch_add(1ull, cuda::std::memory_order_relaxed);
+      }
+      sync.tile[s] = t;
+      if (t < p.tiles && full_tile(t))
+      {
+        bulk_expect_bytes(sync.loaded[s], tile_size);
+        bulk_copy_to_shared(slot(s), p.chunks + t * shape::tile_items / vec, tile_size, sync.loaded[s]);
+      }
+    };
+    if (threadIdx.x == 0)
+    {
+#pragma unroll
+      for (int s = 0; s < slots; ++s)
+      {
+        bulk_barrier_init(sync.loaded[s]);
+      }
+      bulk_proxy_fence(); // the initialized barriers, before the copies that count on them
+#pragma unroll
+      for (int s = 0; s < slots - 1; ++s)
+      {
+        fill(s);
+      }
+    }
+    __syncthreads(); // barriers initialized, the first tile indices written
+    const unsigned delay_ns    = p.tiles > gridDim.x ? Tuning::bulk_lookback_delay_ns : 0u;
+    std::uint32_t parity       = 0; // bit s: the parity of slot s's next phase
+    int a_slot                 = -1; // none yet
+    std::uint64_t a_tile       = 0;
+    ranking a_rank{};
+    int b_slot = 0;
+    while (true)
+    {
+      // Written by thread 0 at least one barrier ago (slots >= 3).
+      const std::uint64_t b_tile = sync.tile[b_slot];
+      const bool have_b          = b_tile < p.tiles;
+      ranking b_rank{};
+      if (have_b)
+      {
+        const std::uint64_t tile_base = b_tile * shape::tile_items;
+        items_t item;
+        if (full_tile(b_tile))
+        {
+          bulk_wait(sync.loaded[b_slot], (parity >> b_slot) & 1u);
+          parity ^= 1u << b_slot;
+          read_slot(slot(b_slot), item);
+          b_rank = rank<true>(tile_base, item);
+        }
+        else
+        {
+          load_items<false>(tile_base, item);
+          write_slot(slot(b_slot), item);
+          b_rank = rank<false>(tile_base, item);
+        }
+        publish_count(b_tile, b_rank.count);
+      }
+      if (a_slot >= 0)
+      {
+        items_t item;
+        read_slot(slot(a_slot), item);
+        if (threadIdx.x < 32)
+        {
+          find_offset(a_tile, a_rank.count, delay_ns);
+        }
+        // Sync point: a's offset in smem.exclusive; every thread has read its items of a's slot.
+        __syncthreads();
+        const std::uint64_t offset = smem.exclusive;
+        unsigned shift             = 0;
+        if constexpr (Paths::store_vectors)
+        {
+          shift = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p.output + offset) % 16);
+        }
+        stage(a_rank, item, slot(a_slot) + shift);
+        if constexpr (bulk_stores)
+        {
+          bulk_proxy_fence(); // the staged items, before the bulk copy that reads them
+        }
+        // Sync point: a staged; smem.exclusive read.
+        __syncthreads();
+        bulk_store(a_tile, offset, a_rank.count, slot(a_slot), shift);
+      }
+      if (!have_b)
+      {
+        // Every tile this block took and copied has been waited for: tiles are taken in order, so
+        // the slots after the first one without a tile hold none either.
+        if constexpr (bulk_stores)
+        {
+          if (threadIdx.x == 0)
+          {
+            bulk_wait_read(); // shared memory stays readable until the copies have read it
+          }
+        }
+        return;
+      }
+      bulk_proxy_fence();
+      // Sync point: a's stores have read its slot (the bulk copy: below, by thread 0); b's slot and
+      // index are read.
+      __syncthreads();
+      if (threadIdx.x == 0)
+      {
+        if constexpr (bulk_stores)
+        {
+          bulk_wait_read();
+        }
+        fill(a_slot >= 0 ? a_slot : slots - 1);
+      }
+      a_slot = b_slot;
+      a_tile = b_tile;
+      a_rank = b_rank;
+      b_slot = b_slot + 1 == slots ? 0 : b_slot + 1;
     }
   }
 };

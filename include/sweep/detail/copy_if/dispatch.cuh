@@ -34,14 +34,17 @@ struct is_pointer_to : std::integral_constant<bool,
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
 
-//! What the host launches a select_kernel over items of T with on the current device (kernel_launch:
-//! the tile of the tuning the kernel's code chose, tile_dims_for, and the blocks of it the device holds
-//! at once, the most a launch takes).
-template <class T, auto Kernel>
+//! What the host launches a select_kernel over items of T on Paths with on the current device
+//! (kernel_launch: the tile of the tuning the kernel's code chose, tile_dims_for, and the blocks of it
+//! the device holds at once, the most a launch takes; with the bulk schedule's dynamic shared memory
+//! where it has one).
+template <class T, auto Kernel, class Paths = kernel_paths<false, false, false>>
 __host__ const kernel_launch<tile_dims>& launch_for()
 {
-  return kernel_launch_for<Kernel, tile_dims>([](int arch) { return tile_dims_for<T>(arch); },
-                                              [](const tile_dims& tile) { return tile.block_threads; });
+  return kernel_launch_for<Kernel, tile_dims>(
+    [](int arch) { return tile_dims_for<T, Paths::load_vectors, Paths::schedule>(arch); },
+    [](const tile_dims& tile) { return tile.block_threads; },
+    [](const tile_dims& tile) { return tile.bulk_shared; });
 }
 
 //! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
@@ -74,7 +77,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   }
 
   // The tile of the tuning the kernel's code was compiled with.
-  const kernel_launch<tile_dims>& launch = launch_for<T, kernel>();
+  const kernel_launch<tile_dims>& launch = launch_for<T, kernel, paths>();
   std::uint64_t head          = 0;
   if constexpr (load_vector_path)
   {
@@ -123,7 +126,14 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   }
   const std::uint64_t most = launch.resident_blocks;
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
-  kernel<<<grid, launch.tile.block_threads, 0, stream>>>(params);
+  // The kernel runs the bulk schedule, with its slots in dynamic shared memory, where its tuning has
+  // one and there are more tiles than blocks, or where a test forces it (kernels.cuh).
+  const bool bulk = launch.tile.bulk_shared > 0 && (Schedule == schedule_choice::bulk || plan.tiles > grid);
+  if (bulk)
+  {
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), launch.tile.bulk_shared);
+  }
+  kernel<<<grid, launch.tile.block_threads, bulk ? launch.tile.bulk_shared : 0, stream>>>(params);
   // From here the kernel may run: should anything below throw, the stream is drained before the
   // temporary storage goes back and before the thread's scratch can be reused.
   const drain_stream_on_throw drain{stream};

@@ -20,13 +20,16 @@ namespace detail
 namespace copy_if_impl
 {
 
-//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning, on
-//! the 16-byte vector path: Tuning::vector_blocks_per_sm for items of 4 bytes and more,
-//! vector_blocks_per_sm_2byte and _1byte for 2- and 1-byte items; 1 otherwise (tuning.hpp says why).
+//! Minimum resident blocks per SM the kernel is compiled for (__launch_bounds__) under Tuning: the
+//! bulk schedule's Tuning::bulk_blocks_per_sm; on the 16-byte vector path Tuning::vector_blocks_per_sm
+//! for items of 4 bytes and more, vector_blocks_per_sm_2byte and _1byte for 2- and 1-byte items; 1
+//! otherwise (tuning.hpp says why).
 template <class T, class Paths, class Tuning>
 __host__ __device__ constexpr int min_blocks()
 {
-  return !Paths::load_vectors ? 1
+  return schedule_of<T, Tuning, Paths::load_vectors, Paths::schedule>() == tile_schedule::bulk
+         ? Tuning::bulk_blocks_per_sm
+       : !Paths::load_vectors ? 1
        : sizeof(T) >= 4       ? Tuning::vector_blocks_per_sm
        : sizeof(T) == 2       ? Tuning::vector_blocks_per_sm_2byte
                               : Tuning::vector_blocks_per_sm_1byte;
@@ -34,8 +37,11 @@ __host__ __device__ constexpr int min_blocks()
 
 //! Blocks loop over tiles taken from a device counter (block_next_tile), so a tile only waits in its
 //! look-back on tiles that running blocks are working on (forward progress whatever the number of
-//! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order and
-//! run_pipelined) is the tuning's for the path unless Paths forces one (tests run both).
+//! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order, run_pipelined
+//! and run_bulk) is the tuning's for the path unless Paths forces one (tests run each). The bulk
+//! schedule runs where there are more tiles than blocks (or where it is forced), with its slots in
+//! the dynamic shared memory the host launched the kernel with (plan.hpp, bulk_dynamic_bytes);
+//! smaller inputs run in order without it.
 //! In order, a block takes an index only when it starts that tile: taking indices ahead of time
 //! stalls every successor's look-back on a tile held but not yet started (v4's prefetch two tiles
 //! ahead was 1.6x slower; the pipelined schedule's one tile ahead is 7-13% slower for 4- and 8-byte
@@ -52,13 +58,26 @@ __global__ void __launch_bounds__(tile_shape<T, tuning_for<compiled_arch>>::bloc
   using shape    = tile_shape<T, tuning>;
   using params_t = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
   using agent_t  = agent<T, tuning, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
+  constexpr bool bulk = agent_t::schedule == tile_schedule::bulk;
   static_assert(compiled_arch == 0
                   || blocks_fit(limits_of(compiled_arch), shape::block_threads, min_blocks<T, Paths, tuning>(),
-                                sizeof(typename agent_t::shared_storage)),
+                                sizeof(typename agent_t::shared_storage) + (bulk ? bulk_dynamic_bytes<T, tuning>() : 0)),
                 "copy_if tuning: the blocks per SM the kernel is compiled for do not fit this architecture");
   __shared__ typename agent_t::shared_storage smem;
   const agent_t a{params, smem};
-  if constexpr (agent_t::schedule == tile_schedule::pipelined)
+  if constexpr (bulk)
+  {
+    extern __shared__ __align__(16) unsigned char bulk_slots[];
+    if (Paths::schedule == schedule_choice::bulk || params.tiles > gridDim.x)
+    {
+      a.run_bulk(bulk_slots);
+    }
+    else
+    {
+      a.run_in_order();
+    }
+  }
+  else if constexpr (agent_t::schedule == tile_schedule::pipelined)
   {
     a.run_pipelined();
   }

@@ -62,22 +62,64 @@ struct tile_shape
                 "copy_if tuning: a row's total count must fit 16 bits");
 };
 
+//! Which schedule a kernel runs: the tuning's for its path (`tuned`), or one that a test forces.
+enum class schedule_choice
+{
+  tuned,
+  in_order,
+  pipelined,
+  bulk
+};
+
+//! The schedule (tuning.hpp, tile_schedule) of a kernel over items of T under Tuning, on the vector
+//! load path or not, with `Choice`. The bulk schedule needs 16-byte chunks of whole items (the vector
+//! load path) and an architecture with bulk copies; without them it runs in order.
+template <class T, class Tuning, bool LoadVectors, schedule_choice Choice>
+SWEEP_HOST_DEVICE constexpr tile_schedule schedule_of()
+{
+  constexpr tile_schedule chosen = Choice == schedule_choice::in_order  ? tile_schedule::in_order
+                                 : Choice == schedule_choice::pipelined ? tile_schedule::pipelined
+                                 : Choice == schedule_choice::bulk      ? tile_schedule::bulk
+                                 : !LoadVectors                         ? Tuning::other_schedule
+                                 : sizeof(T) == 16                      ? Tuning::vector_schedule_16byte
+                                 : sizeof(T) == 2                       ? Tuning::vector_schedule_2byte
+                                 : sizeof(T) == 1                       ? Tuning::vector_schedule_1byte
+                                                                        : Tuning::vector_schedule;
+  return chosen == tile_schedule::bulk && !(Tuning::bulk_copies && LoadVectors) ? tile_schedule::in_order : chosen;
+}
+
+//! Dynamic shared memory of a kernel of the bulk schedule over items of T under Tuning: bulk_slots - 1
+//! slots of the tile's staging size (the first slot is the static staging buffer), then a barrier and
+//! a tile index (two u64) a slot.
+template <class T, class Tuning>
+SWEEP_HOST_DEVICE constexpr std::size_t bulk_dynamic_bytes()
+{
+  return static_cast<std::size_t>(Tuning::bulk_slots - 1) * tile_shape<T, Tuning>::staging_bytes
+       + static_cast<std::size_t>(Tuning::bulk_slots) * 2 * sizeof(std::uint64_t);
+}
+
 //! What the host needs of a tile_shape, for the tuning chosen at run time (dispatch.cuh).
 struct tile_dims
 {
   int block_threads        = 0;
   std::uint64_t tile_items = 0;
   int word_stride          = 1; //!< u64 words a tile's look-back word takes (Tuning::tile_word_stride)
+  //! The kernel runs the bulk schedule where it has more tiles than blocks (or always, where a test
+  //! forces it), and then needs this much dynamic shared memory; 0: never.
+  std::size_t bulk_shared = 0;
 };
 
 //! The tile of value type T under the tuning of architecture `arch` (util/arch.hpp): the tile that a
-//! kernel whose code was compiled for `arch` uses.
-template <class T>
+//! kernel whose code was compiled for `arch` uses, on the vector load path or not, with `Choice`.
+template <class T, bool LoadVectors = false, schedule_choice Choice = schedule_choice::tuned>
 tile_dims tile_dims_for(int arch)
 {
   return with_tuning_arch(arch, [](auto a) {
-    using shape = tile_shape<T, tuning_for<decltype(a)::value>>;
-    return tile_dims{shape::block_threads, shape::tile_items, tuning_for<decltype(a)::value>::tile_word_stride};
+    using tuning = tuning_for<decltype(a)::value>;
+    using shape  = tile_shape<T, tuning>;
+    const bool bulk = schedule_of<T, tuning, LoadVectors, Choice>() == tile_schedule::bulk;
+    return tile_dims{shape::block_threads, shape::tile_items, tuning::tile_word_stride,
+                     bulk ? bulk_dynamic_bytes<T, tuning>() : 0};
   });
 }
 

@@ -27,11 +27,14 @@ inline constexpr std::size_t max_item_bytes = 128;
 
 //! How a block goes through its tiles (agent.cuh): `in_order` finishes a tile (its look-back, then
 //! its stores) before it loads the next; `pipelined` issues the loads of its next tile before it
-//! waits for the current tile's look-back, so the wait overlaps data movement.
+//! waits for the current tile's look-back, so the wait overlaps data movement; `bulk` (sm_90 and
+//! newer, full tiles of the vector load path) has the copy engine bring the block's next tiles into a
+//! ring of shared-memory slots while it ranks one tile and looks back for the one before.
 enum class tile_schedule
 {
   in_order,
-  pipelined
+  pipelined,
+  bulk
 };
 
 //! sm_90 (H200), measured. One tile = block_threads threads x rows x (row_bytes of input per thread
@@ -52,13 +55,15 @@ struct tuning_sm90
   //! Blocks per SM the vector load path with items of 4 bytes and more is compiled for
   //! (__launch_bounds__): 4 x 512 threads, all the SM holds (32 registers), where more tiles in flight
   //! per SM hide the look-back's wait. The item-by-item paths are compiled for one (fancy iterators
-  //! need their registers). Measured on the H200: docs/design/copy_if.md, variants.
+  //! need their registers). Measured on the H200: docs/design/copy_if.md, variants. Kernels of the
+  //! bulk schedule are compiled for bulk_blocks_per_sm instead.
   static constexpr int vector_blocks_per_sm = 4;
   //! The same for 2-byte items (32 a thread, packed: pack_small_items): 3 blocks an SM (40 registers)
   //! with the other small-item choices below: u16 2^28 0.296-0.301 / 0.312-0.315 / 0.364-0.370 /
   //! 0.412-0.420 / 0.460-0.468 ms -> 0.224-0.228 / 0.278-0.282 / 0.321-0.327 / 0.377-0.384 /
   //! 0.407-0.411 at 0 / 5 / 50 / 95 / 100% kept (2 blocks an SM unpacked before; 4 blocks spilled
-  //! 40 bytes and measured 1-4% slower than 3).
+  //! 40 bytes and measured 1-4% slower than 3). Where 2-byte items run the bulk schedule (sm_90), its
+  //! kernel is compiled for bulk_blocks_per_sm instead.
   static constexpr int vector_blocks_per_sm_2byte = 3;
   //! The same for 1-byte items (64 a thread, packed): 3 blocks an SM (40 registers, no spills), where
   //! unpacked items took 120 registers and one block. u8 2^28 0.285-0.294 / 0.296-0.303 /
@@ -94,13 +99,23 @@ struct tuning_sm90
   //! every tile's look-back running at once and no delay, 8 words apart made the whole call at 2^20
   //! floats (128 tiles) 3-4 us slower, so smaller calls keep the words packed (plan.hpp, make_tile_plan).
   static constexpr int tile_word_stride = 8;
-  //! How blocks go through tiles (tile_schedule): the pipelined schedule measured 1-13% faster for
-  //! 2-byte items (u16 2^28, 100% to 0% kept) and 7-13% slower for 4- and 8-byte items; for packed
-  //! 1-byte items at 3 blocks an SM 1-5% faster (docs/design/copy_if.md, variants).
-  static constexpr tile_schedule vector_schedule       = tile_schedule::in_order;
-  static constexpr tile_schedule vector_schedule_2byte = tile_schedule::pipelined;
-  static constexpr tile_schedule vector_schedule_1byte = tile_schedule::pipelined;
-  static constexpr tile_schedule other_schedule        = tile_schedule::in_order;
+  //! How blocks go through tiles (tile_schedule), measured on the H200 at 2^28 items (16-byte items
+  //! 2^26), 0 / 5 / 50 / 95 / 100% kept, two rounds in one run (docs/design/copy_if.md, variants):
+  //! - 4- and 8-byte items in order: the pipelined schedule was 7-13% slower; the bulk one level for
+  //!   float (+0-1%) and u32 (-2 to +3%), 2-10% slower for u64;
+  //! - 16-byte items bulk, with stores from every thread: 2-7% faster than in order (u128 0.373-0.377
+  //!   / 0.400-0.401 / 0.505-0.509 / 0.634-0.635 / 0.643-0.646 ms -> 0.365 / 0.394 / 0.483-0.484 /
+  //!   0.589-0.591 / 0.598-0.599);
+  //! - 2-byte items bulk, with bulk stores: 3-14% faster than pipelined (u16 0.223-0.224 / 0.277-0.279
+  //!   / 0.321-0.323 / 0.377-0.380 / 0.403-0.405 ms -> 0.217-0.218 / 0.251-0.257 / 0.286-0.288 / 0.327
+  //!   / 0.361), which was 1-13% faster than in order;
+  //! - 1-byte items pipelined: bulk was 11% faster with nothing kept, 8% slower at 5% kept, 0-4%
+  //!   slower above; the pipelined schedule was 1-5% faster than in order.
+  static constexpr tile_schedule vector_schedule        = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_16byte = tile_schedule::bulk;
+  static constexpr tile_schedule vector_schedule_2byte  = tile_schedule::bulk;
+  static constexpr tile_schedule vector_schedule_1byte  = tile_schedule::pipelined;
+  static constexpr tile_schedule other_schedule         = tile_schedule::in_order;
   //! The pipelined schedule's sleep before the first poll (its count was published before the block
   //! staged the tile, took its next index and issued that tile's loads).
   static constexpr unsigned pipelined_lookback_delay_ns = 1000;
@@ -113,13 +128,42 @@ struct tuning_sm90
   //! 0.951-0.954, u64 0% 0.718-0.747 -> 0.704-0.708. 1-byte items (one block an SM) were 11% slower
   //! (u8 50% 0.323-0.333 -> 0.361-0.363) and keep the look-back first, as do the types not measured.
   static constexpr bool stage_before_lookback = true;
+  //! The architecture has bulk asynchronous copies (cp.async.bulk) and transaction-counting barriers.
+  static constexpr bool bulk_copies = true;
+  //! The bulk schedule (agent.cuh, run_bulk): slots of one tile each a block (one is the static staging
+  //! buffer, the others dynamic shared memory): the tile waiting for its offset, the tile being
+  //! ranked and bulk_slots - 2 tiles in flight. At least 3. Measured against 24 KiB tiles (3 rows)
+  //! with 4 slots at 2 blocks an SM: 3-17% slower for every type (more tiles, longer look-backs).
+  static constexpr int bulk_slots = 3;
+  //! Blocks an SM the bulk schedule's kernel is compiled for (three 32 KiB slots a block, 64
+  //! registers).
+  static constexpr int bulk_blocks_per_sm = 2;
+  //! Its sleep before the first poll of a tile's look-back (the tile published its count a step
+  //! earlier, before the block ranked the next tile): 500 ns measured 2-5% slower than none.
+  static constexpr unsigned bulk_lookback_delay_ns = 0;
+  //! The bulk schedule writes a tile's whole 16-byte output chunks with one bulk copy from shared
+  //! memory (thread 0) instead of 16-byte stores from every thread: for 1- and 2-byte items (u16 at
+  //! 50 / 95 / 100% kept 2-7% faster than the threads' stores, level at 0 and 5%), not for wider ones
+  //! (u128 1.5-3.5% slower at every share kept).
+  static constexpr bool bulk_stores       = false;
+  static constexpr bool bulk_stores_small = true;
+};
+
+//! sm_80 (2048 threads and 164 KB of shared memory an SM): sm_90's tiles and blocks, without the bulk
+//! copies it does not have. Not measured (only an H200 was at hand).
+struct tuning_sm80 : tuning_sm90
+{
+  static constexpr bool bulk_copies = false;
+  static constexpr tile_schedule vector_schedule_16byte = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_2byte  = tile_schedule::pipelined;
 };
 
 //! sm_86, sm_89 and sm_120 (1536 threads and 100 KB of shared memory an SM): sized from those
 //! documented limits, not measured (only an H200 was at hand). sm_90's tiles, with the vector path
 //! compiled for 3 blocks an SM (1536 threads, 40 registers; three 33 KB blocks fit 100 KB): the SM
 //! cannot hold sm_90's 4, and ptxas would ignore that hint and leave the registers unbounded.
-struct tuning_sm86 : tuning_sm90
+//! sm_120 has the bulk copies, but the schedule was measured on sm_90 only: in order.
+struct tuning_sm86 : tuning_sm80
 {
   static constexpr int vector_blocks_per_sm = 3;
   //! The schedule measured on sm_90 only for 1- and 2-byte items: the in-order one, as for every
@@ -131,7 +175,7 @@ struct tuning_sm86 : tuning_sm90
 //! sm_75 (1024 threads and 64 KB of shared memory an SM): sized from those documented limits, not
 //! measured. Tiles stage at most 16 KiB (vector path: 2 rows), so that two 512-thread blocks, the
 //! SM's 1024 threads (64 registers), fit its 64 KB; with sm_90's 32 KiB tiles one block would.
-struct tuning_sm75 : tuning_sm90
+struct tuning_sm75 : tuning_sm80
 {
   static constexpr int max_staging_bytes          = 16384;
   static constexpr int vector_blocks_per_sm       = 2;
@@ -142,12 +186,14 @@ struct tuning_sm75 : tuning_sm90
 };
 
 //! The tuning of each of sweep's architectures (util/arch.hpp): the one place that chooses. sm_80
-//! (2048 threads, 164 KB an SM) holds sm_90's four 33 KB blocks an SM, and sm_100 has sm_90's limits:
-//! both run sm_90's tuning. Arch 0 (the host compiler's pass, util/arch.hpp) parses with sm_90's.
+//! (2048 threads, 164 KB an SM) holds sm_90's four 33 KB blocks an SM (tuning_sm80: without bulk
+//! copies), and sm_100 has sm_90's limits and copies: it runs sm_90's tuning. Arch 0 (the host
+//! compiler's pass, util/arch.hpp) parses with sm_90's.
 template <int Arch>
-using tuning_for = std::conditional_t<Arch == 750,
-                                      tuning_sm75,
-                                      std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>;
+using tuning_for = std::conditional_t<
+  Arch == 750,
+  tuning_sm75,
+  std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
 //! Bytes of static shared memory a block of the vector load path takes at most: the staging buffer
 //! (max_staging_bytes and 16 bytes of slack), the block scan's storage (one u64 a warp and one more)
@@ -160,12 +206,19 @@ constexpr std::size_t vector_block_shared_bytes()
 }
 
 //! Tuning fits `limits`: vector_blocks_per_sm (and the 2- and 1-byte counts) blocks of the vector
-//! path are resident at once, and one row of the largest type (max_item_bytes) stays within static
+//! path are resident at once, so are bulk_blocks_per_sm blocks of the bulk schedule with their
+//! slots where the architecture has bulk copies, and one row of the largest type (max_item_bytes) stays within static
 //! shared memory.
 template <class Tuning>
 constexpr bool fits(const arch_limits& limits)
 {
-  return blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
+  return (!Tuning::bulk_copies
+          || (Tuning::bulk_slots >= 3
+              && blocks_fit(limits, Tuning::vector_block_threads, Tuning::bulk_blocks_per_sm,
+                            vector_block_shared_bytes<Tuning>()
+                              + (Tuning::bulk_slots - 1) * (static_cast<std::size_t>(Tuning::max_staging_bytes) + 16)
+                              + Tuning::bulk_slots * 16)))
+      && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_2byte, vector_block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_1byte, vector_block_shared_bytes<Tuning>())
       && vector_block_shared_bytes<Tuning>() <= static_shared_per_block

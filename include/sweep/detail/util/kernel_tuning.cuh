@@ -79,11 +79,34 @@ struct kernel_launch
   unsigned resident_blocks = 0;
 };
 
+//! Lets `kernel` be launched with up to `bytes` of dynamic shared memory (its static shared memory and
+//! `bytes` may then pass 48 KiB). A driver call; callers that launch with more than 48 KiB in all call
+//! it before every launch: each translation unit registers its own copy of a template kernel, and an
+//! attribute set once may have been set on another unit's copy than the one launched
+//! (docs/design/sort.md, upfront histogram).
+__host__ inline void allow_dynamic_shared(const void* kernel, std::size_t bytes)
+{
+  throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+                 "sweep: raising a kernel's dynamic shared memory limit");
+}
+
+//! No dynamic shared memory.
+struct no_dynamic_shared
+{
+  template <class Tile>
+  std::size_t operator()(const Tile&) const
+  {
+    return 0;
+  }
+};
+
 //! The kernel_launch of `Kernel` on the current device, found once per device and kernel (then a lookup
 //! costs one cudaGetDevice and one atomic load): tile_for(arch) gives its tile; resident_threads(tile)
-//! the block size whose resident blocks the caller needs, or 0 for none.
-template <auto Kernel, class Tile, class TileFor, class ResidentThreads>
-__host__ const kernel_launch<Tile>& kernel_launch_for(TileFor tile_for, ResidentThreads resident_threads)
+//! the block size whose resident blocks the caller needs, or 0 for none; dynamic_shared(tile) the
+//! dynamic shared memory each of those blocks is launched with.
+template <auto Kernel, class Tile, class TileFor, class ResidentThreads, class DynamicShared = no_dynamic_shared>
+__host__ const kernel_launch<Tile>&
+kernel_launch_for(TileFor tile_for, ResidentThreads resident_threads, DynamicShared dynamic_shared = {})
 {
   return per_kernel_value<Kernel, kernel_launch<Tile>>([&](int arch, int) {
     kernel_launch<Tile> launch;
@@ -92,7 +115,12 @@ __host__ const kernel_launch<Tile>& kernel_launch_for(TileFor tile_for, Resident
     const int threads = resident_threads(launch.tile);
     if (threads > 0)
     {
-      launch.resident_blocks = resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), threads);
+      const std::size_t dynamic = dynamic_shared(launch.tile);
+      if (dynamic > 0)
+      {
+        allow_dynamic_shared(reinterpret_cast<const void*>(Kernel), dynamic);
+      }
+      launch.resident_blocks = resident_blocks_uncached(reinterpret_cast<const void*>(Kernel), threads, dynamic);
     }
     return launch;
   });
