@@ -17,6 +17,15 @@ namespace detail
 namespace sort_impl
 {
 
+//! Digits of 8 bits, for every key width and size: chosen by measurement on the H200
+//! (benchmarks/probe_digit_width.cu, docs/design/sort.md). Three 11-bit passes beat four 8-bit ones
+//! (six against eight for 64-bit keys) only if an 11-bit pass costs less than 4/3 of an 8-bit one.
+//! A pass stripped to what grows with the digit count (block histogram, per-tile digit bases,
+//! exchange, scatter into 2^bits runs; no stable ranking, no look-back) took, 8 -> 11 bits on its
+//! best tile: u32 2^28 802 -> 1519 us (1.89x), 2^24 61 -> 108 us (1.77x), 2^20 11.7 -> 16.3 us
+//! (1.39x), u64 2^27 774 -> 1207 us (1.56x): every one past 4/3. The real 8-bit pass adds 388 us
+//! (1190 against 802 us at u32 2^28) for its ranking and look-back, which 2^11 digits only make
+//! dearer.
 constexpr int radix_digits = 256;
 
 //! The largest per-digit count a uint32 tile-state word carries: u32 [status:2][value:30].
