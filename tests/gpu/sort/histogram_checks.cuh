@@ -13,23 +13,13 @@
 namespace sweep_test
 {
 
-//! Holds the upfront histogram's grid to `blocks` blocks while in scope.
-struct histogram_grid
-{
-  explicit histogram_grid(unsigned blocks) { sweep::detail::sort_impl::histogram_grid_limit() = blocks; }
-  ~histogram_grid() { sweep::detail::sort_impl::histogram_grid_limit() = 0; }
-  histogram_grid(const histogram_grid&)            = delete;
-  histogram_grid& operator=(const histogram_grid&) = delete;
-};
-
 //! Counts in 8 columns at every size while in scope (the form small inputs and devices short of
 //! shared memory use).
-struct narrow_histogram
+struct narrow_histogram : hook_setting<bool>
 {
-  narrow_histogram() { sweep::detail::sort_impl::histogram_narrow_only() = true; }
-  ~narrow_histogram() { sweep::detail::sort_impl::histogram_narrow_only() = false; }
-  narrow_histogram(const narrow_histogram&)            = delete;
-  narrow_histogram& operator=(const narrow_histogram&) = delete;
+  narrow_histogram()
+      : hook_setting<bool>(sweep::detail::sort_impl::histogram_narrow_only(), true)
+  {}
 };
 
 //! Sorts [offset, offset + n) of a random vector with both policies; the whole vector must match
@@ -64,7 +54,8 @@ void check_offsets(Compare comp, std::uint64_t seed)
 template <class Key, class Compare>
 void check_chunks(std::size_t n, unsigned blocks, Compare comp, std::uint64_t seed)
 {
-  const histogram_grid held(blocks);
+  // The upfront histogram's grid held to `blocks` blocks.
+  const hook_setting<unsigned> held(sweep::detail::sort_impl::histogram_grid_limit(), blocks);
   INFO("n = " << n << ", histogram blocks " << blocks << ", key bytes " << sizeof(Key)
               << (sweep::detail::sort_impl::histogram_narrow_only() ? ", 8 columns" : ", 32 columns"));
   check_keys(few_valued_vector<Key>(n, 1, seed), comp, "one value");

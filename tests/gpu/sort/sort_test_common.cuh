@@ -14,12 +14,35 @@
 #include <common/test_utils.cuh>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace sweep_test
 {
+
+//! Holds one of the sort's test hooks (an atomic of sort/dispatch.cuh: pass_skipping_enabled,
+//! persistent_grid_limit, histogram_grid_limit, state_upfront_limit, histogram_narrow_only) at
+//! `value` while in scope, and puts back the value it had, also when an assertion throws.
+template <class T>
+class hook_setting
+{
+public:
+  hook_setting(std::atomic<T>& hook, T value)
+      : hook_(hook)
+      , before_(hook.load())
+  {
+    hook_.store(value);
+  }
+  ~hook_setting() { hook_.store(before_); }
+  hook_setting(const hook_setting&)            = delete;
+  hook_setting& operator=(const hook_setting&) = delete;
+
+private:
+  std::atomic<T>& hook_;
+  T before_;
+};
 
 //! One pass tile for keys of KeyBytes and values of ValueBytes (0: keys only) that the pass kernels
 //! of this binary use on the current device; Small: the small inputs' shape.

@@ -78,7 +78,7 @@ TEST_CASE("upfront histogram: blocks that count integer keys in several chunks",
   sweep_test::check_chunks<std::uint16_t>(std::size_t(1) << 23, 2, cuda::std::less<void>(), seed);
   sweep_test::check_chunks<std::uint64_t>((std::size_t(1) << 22) + 17, 1, thrust::less<std::uint64_t>(), seed);
   {
-    const sweep_test::histogram_grid held(1);
+    const sweep_test::hook_setting<unsigned> held(sweep::detail::sort_impl::histogram_grid_limit(), 1);
     sweep_test::check_offset<std::uint32_t>((std::size_t(1) << 21) + 5, 1, thrust::less<std::uint32_t>(), seed);
   }
   // 8 columns: 254 rounds of 8-byte keys (2^22 + 17: nine chunks), 30 of 1-byte keys (2^22: nine).
@@ -96,7 +96,7 @@ TEST_CASE("upfront histogram, small enough for compute-sanitizer: both column co
   sweep_test::check_offset<std::uint64_t>(sweep_test::small_shape_max + 1, 2, thrust::less<std::uint64_t>(),
                                           seed); // 32 columns
   const sweep_test::narrow_histogram narrow;
-  const sweep_test::histogram_grid held(1);
+  const sweep_test::hook_setting<unsigned> held(sweep::detail::sort_impl::histogram_grid_limit(), 1);
   // 8 columns, one block: 30 rounds of 16 one-byte keys a chunk, so 2^20 + 3 keys take three.
   sweep_test::check_keys(sweep_test::random_vector<std::uint8_t>((std::size_t(1) << 20) + 3, seed),
                          thrust::less<std::uint8_t>(), "one block, 8 columns");

@@ -87,10 +87,10 @@ TEST_CASE("pass skipping on and off give the same result", "[sort][skip]")
   const std::size_t n      = (std::size_t(1) << 22) + 12345;
   thrust::device_vector<std::uint64_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint32_t> values = sweep_test::random_vector<std::uint32_t>(n, seed + 1);
-  auto& flag = sweep::detail::sort_impl::pass_skipping_enabled();
-  flag       = false;
-  sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping off");
-  flag = true;
+  {
+    const sweep_test::hook_setting<bool> off(sweep::detail::sort_impl::pass_skipping_enabled(), false);
+    sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping off");
+  }
   sweep_test::check_pairs(keys, values, thrust::less<std::uint64_t>(), "skipping on");
   sweep_test::check_pairs(keys, values, thrust::greater<std::uint64_t>(), "skipping on, greater");
 }
@@ -212,9 +212,10 @@ TEST_CASE("sort past 2^31 keys", "[sort][large]")
   thrust::device_vector<std::uint16_t> keys = sweep_test::random_vector<std::uint16_t>(n, seed);
   thrust::device_vector<std::uint16_t> expected = keys;
   thrust::sort(thrust::device, expected.begin(), expected.end());
-  sweep::detail::sort_impl::pass_skipping_enabled() = false;
-  thrust::sort(sweep::par, keys.begin(), keys.end());
-  sweep::detail::sort_impl::pass_skipping_enabled() = true;
+  {
+    const sweep_test::hook_setting<bool> off(sweep::detail::sort_impl::pass_skipping_enabled(), false);
+    thrust::sort(sweep::par, keys.begin(), keys.end());
+  }
   REQUIRE(thrust::is_sorted(thrust::device, keys.begin(), keys.end()));
   REQUIRE(thrust::equal(thrust::device, keys.begin(), keys.end(), expected.begin()));
 }

@@ -169,23 +169,20 @@ void check_pattern(std::size_t n, unsigned varying, Compare comp, std::uint64_t 
   }
 }
 
-//! Holds the persistent passes' grid to `blocks` blocks while in scope (back to no limit however
-//! the test ends).
-struct grid_limit
+//! Holds the persistent passes' grid to `blocks` blocks while in scope.
+struct grid_limit : sweep_test::hook_setting<unsigned>
 {
-  explicit grid_limit(unsigned blocks) { sweep::detail::sort_impl::persistent_grid_limit() = blocks; }
-  ~grid_limit() { sweep::detail::sort_impl::persistent_grid_limit() = 0; }
-  grid_limit(const grid_limit&)            = delete;
-  grid_limit& operator=(const grid_limit&) = delete;
+  explicit grid_limit(unsigned blocks)
+      : hook_setting<unsigned>(sweep::detail::sort_impl::persistent_grid_limit(), blocks)
+  {}
 };
 
 //! Holds the per-pass tile-state limit (state_upfront_limit) to `bytes` while in scope.
-struct upfront_limit
+struct upfront_limit : sweep_test::hook_setting<std::size_t>
 {
-  explicit upfront_limit(std::size_t bytes) { sweep::detail::sort_impl::state_upfront_limit() = bytes; }
-  ~upfront_limit() { sweep::detail::sort_impl::state_upfront_limit() = sweep::detail::sort_impl::state_upfront_max_bytes; }
-  upfront_limit(const upfront_limit&)            = delete;
-  upfront_limit& operator=(const upfront_limit&) = delete;
+  explicit upfront_limit(std::size_t bytes)
+      : hook_setting<std::size_t>(sweep::detail::sort_impl::state_upfront_limit(), bytes)
+  {}
 };
 
 } // namespace
@@ -217,11 +214,9 @@ TEST_CASE("pass skipping: patterns of constant bytes of 8-byte keys, and skippin
   }
   check_pattern<double>(n, 0xc0u, thrust::greater<double>(), seed, s.stream);
   // With skipping off every pass runs (the route is all "runs"): same results.
-  auto& flag = sweep::detail::sort_impl::pass_skipping_enabled();
-  flag       = false;
+  const sweep_test::hook_setting<bool> off(sweep::detail::sort_impl::pass_skipping_enabled(), false);
   check_pattern<std::uint64_t>(n, 0x81u, thrust::less<std::uint64_t>(), seed, s.stream);
   check_pattern<std::uint32_t>(n, 0x7u, thrust::less<std::uint32_t>(), seed, s.stream);
-  flag = true;
 }
 
 TEST_CASE("pass skipping past the per-pass tile-state limit", "[sort][skip]")
