@@ -402,19 +402,49 @@ struct agent
     return mask;
   }
 
+  //! The vector store path's view of output[offset, offset + count): output bytes [a, b), of which
+  //! [f, l) are whole aligned 16-byte chunks (none when f >= l); the head [a, f) and the tail [l, b)
+  //! are whole items (T is size-aligned and 16 is a multiple of sizeof(T)).
+  struct output_span
+  {
+    T* out;
+    std::uintptr_t a, f, l;
+    //! Items in [a, f).
+    __device__ std::uint32_t head_items() const { return static_cast<std::uint32_t>((f - a) / sizeof(T)); }
+    //! The item at l.
+    __device__ std::uint32_t tail_first() const { return static_cast<std::uint32_t>((l - a) / sizeof(T)); }
+  };
+  __device__ output_span span_of(std::uint64_t offset, std::uint32_t count) const
+  {
+    output_span s;
+    s.out                  = p.output + offset;
+    s.a                    = reinterpret_cast<std::uintptr_t>(s.out);
+    const std::uintptr_t b = s.a + static_cast<std::uintptr_t>(count) * sizeof(T);
+    s.f                    = (s.a + 15) & ~std::uintptr_t(15);
+    s.l                    = b & ~std::uintptr_t(15);
+    return s;
+  }
+
+  //! The last tile's thread 0: the total selected, for the host (a plain store: the host reads
+  //! it after the kernel completes, in stream order).
+  __device__ void write_total(std::uint64_t tile, std::uint64_t offset, std::uint32_t count) const
+  {
+    if (tile == p.tiles - 1 && threadIdx.x == 0)
+    {
+      *p.total = offset + count;
+    }
+  }
+
   //! Writes the tile's `count` items staged in `buffer` to output[offset, offset + count).
   __device__ void store(std::uint64_t offset, std::uint32_t count, unsigned char* buffer) const
   {
     if constexpr (Paths::store_vectors)
     {
-      // Output bytes [a, b); the body [f, l) is whole aligned 16-byte chunks, written by one vector
-      // store each from the staged bytes shifted by h = f - a. The head [a, f) and tail [l, b) are
-      // whole items (T is size-aligned and 16 is a multiple of sizeof(T)), written one by one.
-      T* out                 = p.output + offset;
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(out);
-      const std::uintptr_t b = a + static_cast<std::uintptr_t>(count) * sizeof(T);
-      const std::uintptr_t f = (a + 15) & ~std::uintptr_t(15);
-      const std::uintptr_t l = b & ~std::uintptr_t(15);
+      // The body [f, l): one vector store a chunk, from the staged bytes shifted by h = f - a; the
+      // head and the tail item by item (span_of).
+      const output_span span = span_of(offset, count);
+      T* out                 = span.out;
+      const std::uintptr_t a = span.a, f = span.f, l = span.l;
       if (f >= l)
       {
         for (std::uint32_t i = threadIdx.x; i < count; i += block_threads)
@@ -423,8 +453,8 @@ struct agent
         }
         return;
       }
-      const std::uint32_t head_items = static_cast<std::uint32_t>((f - a) / sizeof(T));
-      const std::uint32_t tail_first = static_cast<std::uint32_t>((l - a) / sizeof(T));
+      const std::uint32_t head_items = span.head_items();
+      const std::uint32_t tail_first = span.tail_first();
       if (threadIdx.x < head_items)
       {
         out[threadIdx.x] = staged(buffer)[threadIdx.x];
@@ -588,11 +618,7 @@ struct agent
     {
       store(offset, count, buffer);
     }
-    if (tile == p.tiles - 1 && threadIdx.x == 0)
-    {
-      // Plain store: the host reads it after the kernel completes (stream order).
-      *p.total = offset + count;
-    }
+    write_total(tile, offset, count);
   }
 
   __device__ bool full_tile(std::uint64_t tile) const
@@ -779,12 +805,10 @@ struct agent
   {
     if constexpr (Paths::store_vectors)
     {
-      T* out                 = p.output + offset;
+      const output_span span = span_of(offset, count);
+      T* out                 = span.out;
       const T* staged_items  = staged(slot + shift);
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(out);
-      const std::uintptr_t b = a + static_cast<std::uintptr_t>(count) * sizeof(T);
-      const std::uintptr_t f = (a + 15) & ~std::uintptr_t(15);
-      const std::uintptr_t l = b & ~std::uintptr_t(15);
+      const std::uintptr_t f = span.f, l = span.l;
       if (f >= l)
       {
         // Fewer than 32 bytes: at most 31 items.
@@ -795,8 +819,8 @@ struct agent
       }
       else
       {
-        const std::uint32_t head_items = static_cast<std::uint32_t>((f - a) / sizeof(T));
-        const std::uint32_t tail_first = static_cast<std::uint32_t>((l - a) / sizeof(T));
+        const std::uint32_t head_items = span.head_items();
+        const std::uint32_t tail_first = span.tail_first();
         // At most 15 items each (16 / sizeof(T) - 1).
         if (threadIdx.x < head_items)
         {
@@ -832,11 +856,7 @@ struct agent
     {
       store(offset, count, slot);
     }
-    if (tile == p.tiles - 1 && threadIdx.x == 0)
-    {
-      // Plain store: the host reads it after the kernel completes (stream order).
-      *p.total = offset + count;
-    }
+    write_total(tile, offset, count);
   }
 
   //! The bulk schedule (sm_90 and newer, the vector load path): thread 0 takes tiles ahead and has the

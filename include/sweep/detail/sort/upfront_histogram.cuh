@@ -322,8 +322,7 @@ __host__ unsigned upfront_histogram_blocks()
       return 0u;
     }
     // The occupancy of a block with more than 48 KB of dynamic shared memory needs the raised limit.
-    throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-                   "sweep::sort: histogram kernel shared memory");
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), bytes, "sweep::sort: histogram kernel shared memory");
     return resident_blocks_uncached(reinterpret_cast<const void*>(kernel), Threads, bytes);
   });
 }
@@ -342,8 +341,7 @@ __host__ void launch_upfront_histogram(unsigned blocks, cudaStream_t stream, Arg
   constexpr std::size_t bytes = upfront_histogram_agent<Key, Descending, Threads, Unroll, Log2Columns>::shared_bytes;
   if constexpr (bytes > 48 * 1024)
   {
-    throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-                   "sweep::sort: histogram kernel shared memory");
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), bytes, "sweep::sort: histogram kernel shared memory");
   }
   kernel<<<blocks, Threads, bytes, stream>>>(args...);
 }

@@ -84,10 +84,12 @@ struct kernel_launch
 //! it before every launch: each translation unit registers its own copy of a template kernel, and an
 //! attribute set once may have been set on another unit's copy than the one launched
 //! (docs/design/sort.md, upfront histogram).
-__host__ inline void allow_dynamic_shared(const void* kernel, std::size_t bytes)
+//! `what` names the call in the error thrown when the driver refuses.
+__host__ inline void allow_dynamic_shared(const void* kernel,
+                                          std::size_t bytes,
+                                          const char* what = "sweep: raising a kernel's dynamic shared memory limit")
 {
-  throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-                 "sweep: raising a kernel's dynamic shared memory limit");
+  throw_on_error(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
 }
 
 //! No dynamic shared memory.
