@@ -15,7 +15,10 @@ namespace sweep_test
 inline const char* schedule_name(sweep::detail::copy_if_impl::schedule_choice s)
 {
   using sweep::detail::copy_if_impl::schedule_choice;
-  return s == schedule_choice::in_order ? "in_order" : s == schedule_choice::pipelined ? "pipelined" : "bulk";
+  return s == schedule_choice::in_order    ? "in_order"
+       : s == schedule_choice::pipelined ? "pipelined"
+       : s == schedule_choice::bulk      ? "bulk"
+                                         : "specialized";
 }
 
 //! Stock Thrust's copy_if and sweep's dispatcher under schedule S on [first, first + n) (raw

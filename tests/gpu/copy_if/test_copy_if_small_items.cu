@@ -88,6 +88,7 @@ void patterns(const char* name)
       check_schedule<T, schedule_choice::in_order>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
       check_schedule<T, schedule_choice::pipelined>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
       check_schedule<T, schedule_choice::bulk>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
+      check_schedule<T, schedule_choice::specialized>(raw + in_offset, n, low_bit_set<T>{}, what, out_offset);
       check_against_thrust<T>(sweep::par, c.items.begin() + in_offset, n, low_bit_set<T>{}, what + ", public call",
                               (out_offset + 2) % 4);
     }

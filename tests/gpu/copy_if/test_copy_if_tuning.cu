@@ -31,7 +31,7 @@ struct device_choice
 
 //! Templated like select_kernel (value type, paths) and bounded the same way.
 template <class T, class Paths>
-__global__ void __launch_bounds__(ci::tile_shape<T, ci::tuning_for<compiled_arch>>::block_threads,
+__global__ void __launch_bounds__((ci::launch_threads<T, ci::tuning_for<compiled_arch>, Paths::load_vectors, Paths::schedule>()),
                                   (ci::min_blocks<T, Paths, ci::tuning_for<compiled_arch>>()))
   report_tuning(device_choice* out)
 {
@@ -82,20 +82,25 @@ void check_tuning(const char* name)
   cudaFuncAttributes attributes{};
   REQUIRE(cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess);
   CHECK(sweep::detail::tuning_arch(attributes.ptxVersion * 10) == real.arch);
-  CHECK(attributes.maxThreadsPerBlock == real.tile.block_threads);
-  // The bulk schedule's kernels: their dynamic shared memory (launch_for raised the kernel's limit),
-  // with which the compiled blocks per SM still fit.
-  const bool bulk = sweep::detail::with_tuning_arch(real.arch, [](auto a) {
-    return ci::schedule_of<T, ci::tuning_for<decltype(a)::value>, Paths::load_vectors, Paths::schedule>()
-        == ci::tile_schedule::bulk;
+  // The bulk and specialised schedules' kernels: their dynamic shared memory (launch_for raised the
+  // kernel's limit) and, specialised, the producer and look-back warps, with which the compiled blocks
+  // per SM still fit.
+  const ci::tile_schedule schedule = sweep::detail::with_tuning_arch(real.arch, [](auto a) {
+    return ci::schedule_of<T, ci::tuning_for<decltype(a)::value>, Paths::load_vectors, Paths::schedule>();
   });
-  const std::size_t dynamic = bulk ? sweep::detail::with_tuning_arch(real.arch, [](auto a) {
-    return ci::bulk_dynamic_bytes<T, ci::tuning_for<decltype(a)::value>>();
-  })
-                                   : 0;
+  const std::size_t dynamic = sweep::detail::with_tuning_arch(real.arch, [schedule](auto a) {
+    using tuning = ci::tuning_for<decltype(a)::value>;
+    return schedule == ci::tile_schedule::bulk        ? ci::bulk_dynamic_bytes<T, tuning>()
+         : schedule == ci::tile_schedule::specialized ? ci::specialized_dynamic_bytes<T, tuning>()
+                                                      : std::size_t(0);
+  });
+  const int extra = schedule == ci::tile_schedule::specialized ? ci::specialized_extra_threads : 0;
   CHECK(real.tile.bulk_shared == dynamic);
+  CHECK(real.tile.extra_threads == extra);
+  CHECK(attributes.maxThreadsPerBlock == real.tile.block_threads + extra);
   int per_sm = 0;
-  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, real.tile.block_threads, dynamic) == cudaSuccess);
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, real.tile.block_threads + extra, dynamic)
+          == cudaSuccess);
   CHECK(per_sm >= device.min_blocks);
   CHECK(real.resident_blocks == static_cast<unsigned>(per_sm * sweep::detail::current_device_info().sm_count));
   if constexpr (Paths::load_vectors)
@@ -117,6 +122,10 @@ TEST_CASE("copy_if: the host launches each kernel with the tuning its code was c
   check_tuning<std::uint16_t, ci::kernel_paths<true, true, false>>("uint16, vector paths");
   check_tuning<s16, ci::kernel_paths<true, true, false>>("16-byte struct, vector paths");
   check_tuning<float, ci::kernel_paths<true, true, false, ci::schedule_choice::bulk>>("float, vector paths, bulk");
+  check_tuning<float, ci::kernel_paths<true, true, false, ci::schedule_choice::specialized>>(
+    "float, vector paths, specialised");
+  check_tuning<std::uint8_t, ci::kernel_paths<true, true, false, ci::schedule_choice::specialized>>(
+    "uint8, vector paths, specialised");
   check_tuning<float, ci::kernel_paths<false, false, false>>("float, item paths");
   check_tuning<s12, ci::kernel_paths<false, false, false>>("12-byte struct");
   check_tuning<s32, ci::kernel_paths<false, false, false>>("32-byte struct");

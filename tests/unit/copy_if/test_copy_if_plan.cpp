@@ -226,13 +226,16 @@ TEST_CASE("copy_if schedules: each type's, forced ones, and the bulk schedule's 
   using ci::tile_schedule;
   using sm90 = ci::tuning_sm90;
   // sm_90, the tuning's choices on the vector load path (tuning.hpp says what was measured).
-  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, sm90, true, schedule_choice::tuned>() == tile_schedule::pipelined);
+  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, sm90, true, schedule_choice::tuned>() == tile_schedule::specialized);
   STATIC_REQUIRE(ci::schedule_of<std::uint16_t, sm90, true, schedule_choice::tuned>() == tile_schedule::bulk);
-  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::tuned>() == tile_schedule::specialized);
+  STATIC_REQUIRE(ci::schedule_of<std::uint32_t, sm90, true, schedule_choice::tuned>() == tile_schedule::specialized);
   STATIC_REQUIRE(ci::schedule_of<double, sm90, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<std::uint64_t, sm90, true, schedule_choice::tuned>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<s16, sm90, true, schedule_choice::tuned>() == tile_schedule::bulk);
   // Off the vector load path: in order, and a forced bulk schedule falls back to it.
   STATIC_REQUIRE(ci::schedule_of<std::uint16_t, sm90, false, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, false, schedule_choice::tuned>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<s12, sm90, false, schedule_choice::bulk>() == tile_schedule::in_order);
   // Forced schedules.
   STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::bulk>() == tile_schedule::bulk);
@@ -241,6 +244,10 @@ TEST_CASE("copy_if schedules: each type's, forced ones, and the bulk schedule's 
   // Architectures without bulk copies never run it, forced or not; sm_80 keeps sm_90's other choices.
   STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::pipelined);
   STATIC_REQUIRE(ci::schedule_of<s16, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, ci::tuning_sm80, true, schedule_choice::tuned>() == tile_schedule::pipelined);
+  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, ci::tuning_sm86, true, schedule_choice::tuned>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm75, true, schedule_choice::tuned>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm80, true, schedule_choice::bulk>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm86, true, schedule_choice::tuned>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<std::uint16_t, ci::tuning_sm75, true, schedule_choice::bulk>() == tile_schedule::in_order);
@@ -250,7 +257,44 @@ TEST_CASE("copy_if schedules: each type's, forced ones, and the bulk schedule's 
   CHECK(ci::tile_dims_for<std::uint16_t, true>(1000).bulk_shared == ci::bulk_dynamic_bytes<std::uint16_t, sm90>());
   CHECK(ci::tile_dims_for<std::uint16_t, true>(800).bulk_shared == 0);
   CHECK(ci::tile_dims_for<std::uint16_t, false>(900).bulk_shared == 0);
-  CHECK(ci::tile_dims_for<float, true>(900).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<double, true>(900).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<float, true>(900).bulk_shared == ci::specialized_dynamic_bytes<float, sm90>());
+  CHECK(ci::tile_dims_for<float, true>(900).extra_threads == ci::specialized_extra_threads);
+  CHECK(ci::tile_dims_for<float, true>(800).extra_threads == 0);
   CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(900).bulk_shared == ci::bulk_dynamic_bytes<float, sm90>());
   CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(860).bulk_shared == 0);
+  CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(900).extra_threads == 0);
+}
+
+TEST_CASE("copy_if's specialised schedule: where it runs, its shared memory and its warps", "[copy_if][schedule]")
+{
+  using ci::schedule_choice;
+  using ci::tile_schedule;
+  using sm90 = ci::tuning_sm90;
+  STATIC_REQUIRE(ci::schedule_of<float, sm90, true, schedule_choice::specialized>() == tile_schedule::specialized);
+  STATIC_REQUIRE(ci::schedule_of<std::uint8_t, sm90, true, schedule_choice::specialized>() == tile_schedule::specialized);
+  // Off the vector load path, and without bulk copies, it runs in order.
+  STATIC_REQUIRE(ci::schedule_of<s12, sm90, false, schedule_choice::specialized>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm80, true, schedule_choice::specialized>() == tile_schedule::in_order);
+  STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm75, true, schedule_choice::specialized>() == tile_schedule::in_order);
+  // bulk_slots - 1 slots of the staging size, eight u64 a slot (four barriers, four words), and a
+  // second array of the scan's warp totals (16 warps).
+  STATIC_REQUIRE(ci::specialized_dynamic_bytes<float, sm90>()
+                 == (sm90::bulk_slots - 1) * (32768 + 16) + sm90::bulk_slots * 64 + 16 * 8);
+  STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, true, schedule_choice::specialized>()
+                 == ci::specialized_dynamic_bytes<float, sm90>());
+  STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, true, schedule_choice::in_order>() == 0);
+  STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, true, schedule_choice::pipelined>() == 0);
+  STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, false, schedule_choice::specialized>() == 0);
+  // Two warps beside the tile's 512 threads: the producer and the look-back warp.
+  STATIC_REQUIRE(ci::launch_threads<float, sm90, true, schedule_choice::specialized>() == 512 + 64);
+  STATIC_REQUIRE(ci::launch_threads<float, sm90, true, schedule_choice::bulk>() == 512);
+  STATIC_REQUIRE(ci::launch_threads<float, ci::tuning_sm80, true, schedule_choice::specialized>() == 512);
+  const ci::tile_dims d = ci::tile_dims_for<float, true, schedule_choice::specialized>(900);
+  CHECK(d.block_threads == 512);
+  CHECK(d.extra_threads == 64);
+  CHECK(d.bulk_shared == ci::specialized_dynamic_bytes<float, sm90>());
+  const ci::tile_dims old_arch = ci::tile_dims_for<float, true, schedule_choice::specialized>(800);
+  CHECK(old_arch.extra_threads == 0);
+  CHECK(old_arch.bulk_shared == 0);
 }

@@ -36,14 +36,14 @@ struct is_pointer_to : std::integral_constant<bool,
 
 //! What the host launches a select_kernel over items of T on Paths with on the current device
 //! (kernel_launch: the tile of the tuning the kernel's code chose, tile_dims_for, and the blocks of it
-//! the device holds at once, the most a launch takes; with the bulk schedule's dynamic shared memory
-//! where it has one).
+//! the device holds at once, the most a launch takes; with the bulk or specialised schedule's dynamic
+//! shared memory and threads where it has one).
 template <class T, auto Kernel, class Paths = kernel_paths<false, false, false>>
 __host__ const kernel_launch<tile_dims>& launch_for()
 {
   return kernel_launch_for<Kernel, tile_dims>(
     [](int arch) { return tile_dims_for<T, Paths::load_vectors, Paths::schedule>(arch); },
-    [](const tile_dims& tile) { return tile.block_threads; },
+    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
     [](const tile_dims& tile) { return tile.bulk_shared; });
 }
 
@@ -126,14 +126,17 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   }
   const std::uint64_t most = launch.resident_blocks;
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);
-  // The kernel runs the bulk schedule, with its slots in dynamic shared memory, where its tuning has
-  // one and there are more tiles than blocks, or where a test forces it (kernels.cuh).
-  const bool bulk = launch.tile.bulk_shared > 0 && (Schedule == schedule_choice::bulk || plan.tiles > grid);
-  if (bulk)
+  // The kernel runs the bulk or specialised schedule, with its slots in dynamic shared memory (and
+  // the specialised one's two warps more), where its tuning has one and there are more tiles than
+  // blocks, or where a test forces it; launched without them it runs in order (kernels.cuh).
+  const bool slots = launch.tile.bulk_shared > 0
+                  && (Schedule == schedule_choice::bulk || Schedule == schedule_choice::specialized || plan.tiles > grid);
+  if (slots)
   {
     allow_dynamic_shared(reinterpret_cast<const void*>(kernel), launch.tile.bulk_shared);
   }
-  kernel<<<grid, launch.tile.block_threads, bulk ? launch.tile.bulk_shared : 0, stream>>>(params);
+  const int threads = launch.tile.block_threads + (slots ? launch.tile.extra_threads : 0);
+  kernel<<<grid, threads, slots ? launch.tile.bulk_shared : 0, stream>>>(params);
   // From here the kernel may run: should anything below throw, the stream is drained before the
   // temporary storage goes back and before the thread's scratch can be reused.
   const drain_stream_on_throw drain{stream};

@@ -27,7 +27,7 @@ namespace copy_if_impl
 template <class T, class Paths, class Tuning>
 __host__ __device__ constexpr int min_blocks()
 {
-  return schedule_of<T, Tuning, Paths::load_vectors, Paths::schedule>() == tile_schedule::bulk
+  return schedule_dynamic_bytes<T, Tuning, Paths::load_vectors, Paths::schedule>() != 0
          ? Tuning::bulk_blocks_per_sm
        : !Paths::load_vectors ? 1
        : sizeof(T) >= 4       ? Tuning::vector_blocks_per_sm
@@ -35,13 +35,22 @@ __host__ __device__ constexpr int min_blocks()
                               : Tuning::vector_blocks_per_sm_1byte;
 }
 
+//! The dynamic shared memory this block was launched with (PTX %dynamic_smem_size).
+__device__ __forceinline__ std::uint32_t launched_dynamic_shared()
+{
+  std::uint32_t bytes = 0;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+
 //! Blocks loop over tiles taken from a device counter (block_next_tile), so a tile only waits in its
 //! look-back on tiles that running blocks are working on (forward progress whatever the number of
-//! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order, run_pipelined
-//! and run_bulk) is the tuning's for the path unless Paths forces one (tests run each). The bulk
-//! schedule runs where there are more tiles than blocks (or where it is forced), with its slots in
-//! the dynamic shared memory the host launched the kernel with (plan.hpp, bulk_dynamic_bytes);
-//! smaller inputs run in order without it.
+//! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order, run_pipelined,
+//! run_bulk and run_specialized) is the tuning's for the path unless Paths forces one (tests run
+//! each). The bulk and specialised schedules run where the host launched the kernel with their slots'
+//! dynamic shared memory (plan.hpp, schedule_dynamic_bytes; the specialised one also with two warps
+//! more: launch_threads), which it does where there are more tiles than blocks or the schedule is
+//! forced (dispatch.cuh); otherwise the kernel runs in order: one decision, the host's.
 //! In order, a block takes an index only when it starts that tile: taking indices ahead of time
 //! stalls every successor's look-back on a tile held but not yet started (v4's prefetch two tiles
 //! ahead was 1.6x slower; the pipelined schedule's one tile ahead is 7-13% slower for 4- and 8-byte
@@ -50,27 +59,33 @@ __host__ __device__ constexpr int min_blocks()
 //! never a template parameter: one instantiation per type serves every architecture, and the host
 //! finds the same struct from the kernel's PTX version (dispatch.cuh, launch_for).
 template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
-__global__ void __launch_bounds__(tile_shape<T, tuning_for<compiled_arch>>::block_threads,
+__global__ void __launch_bounds__((launch_threads<T, tuning_for<compiled_arch>, Paths::load_vectors, Paths::schedule>()),
                                   (min_blocks<T, Paths, tuning_for<compiled_arch>>()))
   select_kernel(kernel_params<InputIt, StencilIt, OutputIt, Pred> params)
 {
   using tuning   = tuning_for<compiled_arch>;
-  using shape    = tile_shape<T, tuning>;
   using params_t = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
   using agent_t  = agent<T, tuning, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
-  constexpr bool bulk = agent_t::schedule == tile_schedule::bulk;
+  constexpr std::size_t slot_bytes = schedule_dynamic_bytes<T, tuning, Paths::load_vectors, Paths::schedule>();
   static_assert(compiled_arch == 0
-                  || blocks_fit(limits_of(compiled_arch), shape::block_threads, min_blocks<T, Paths, tuning>(),
-                                sizeof(typename agent_t::shared_storage) + (bulk ? bulk_dynamic_bytes<T, tuning>() : 0)),
+                  || blocks_fit(limits_of(compiled_arch), launch_threads<T, tuning, Paths::load_vectors, Paths::schedule>(),
+                                min_blocks<T, Paths, tuning>(), sizeof(typename agent_t::shared_storage) + slot_bytes),
                 "copy_if tuning: the blocks per SM the kernel is compiled for do not fit this architecture");
   __shared__ typename agent_t::shared_storage smem;
   const agent_t a{params, smem};
-  if constexpr (bulk)
+  if constexpr (slot_bytes != 0)
   {
-    extern __shared__ __align__(16) unsigned char bulk_slots[];
-    if (Paths::schedule == schedule_choice::bulk || params.tiles > gridDim.x)
+    extern __shared__ __align__(16) unsigned char slots[];
+    if (launched_dynamic_shared() != 0)
     {
-      a.run_bulk(bulk_slots);
+      if constexpr (agent_t::schedule == tile_schedule::bulk)
+      {
+        a.run_bulk(slots);
+      }
+      else
+      {
+        a.run_specialized(slots);
+      }
     }
     else
     {

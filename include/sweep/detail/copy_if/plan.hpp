@@ -68,24 +68,28 @@ enum class schedule_choice
   tuned,
   in_order,
   pipelined,
-  bulk
+  bulk,
+  specialized
 };
 
 //! The schedule (tuning.hpp, tile_schedule) of a kernel over items of T under Tuning, on the vector
-//! load path or not, with `Choice`. The bulk schedule needs 16-byte chunks of whole items (the vector
-//! load path) and an architecture with bulk copies; without them it runs in order.
+//! load path or not, with `Choice`. The bulk and specialised schedules need 16-byte chunks of whole
+//! items (the vector load path) and an architecture with bulk copies; without them they run in order.
 template <class T, class Tuning, bool LoadVectors, schedule_choice Choice>
 SWEEP_HOST_DEVICE constexpr tile_schedule schedule_of()
 {
-  constexpr tile_schedule chosen = Choice == schedule_choice::in_order  ? tile_schedule::in_order
-                                 : Choice == schedule_choice::pipelined ? tile_schedule::pipelined
-                                 : Choice == schedule_choice::bulk      ? tile_schedule::bulk
-                                 : !LoadVectors                         ? Tuning::other_schedule
-                                 : sizeof(T) == 16                      ? Tuning::vector_schedule_16byte
-                                 : sizeof(T) == 2                       ? Tuning::vector_schedule_2byte
-                                 : sizeof(T) == 1                       ? Tuning::vector_schedule_1byte
-                                                                        : Tuning::vector_schedule;
-  return chosen == tile_schedule::bulk && !(Tuning::bulk_copies && LoadVectors) ? tile_schedule::in_order : chosen;
+  constexpr tile_schedule chosen = Choice == schedule_choice::in_order    ? tile_schedule::in_order
+                                 : Choice == schedule_choice::pipelined   ? tile_schedule::pipelined
+                                 : Choice == schedule_choice::bulk        ? tile_schedule::bulk
+                                 : Choice == schedule_choice::specialized ? tile_schedule::specialized
+                                 : !LoadVectors                           ? Tuning::other_schedule
+                                 : sizeof(T) == 16                        ? Tuning::vector_schedule_16byte
+                                 : sizeof(T) == 4                         ? Tuning::vector_schedule_4byte
+                                 : sizeof(T) == 2                         ? Tuning::vector_schedule_2byte
+                                 : sizeof(T) == 1                         ? Tuning::vector_schedule_1byte
+                                                                          : Tuning::vector_schedule;
+  constexpr bool slotted = chosen == tile_schedule::bulk || chosen == tile_schedule::specialized;
+  return slotted && !(Tuning::bulk_copies && LoadVectors) ? tile_schedule::in_order : chosen;
 }
 
 //! Dynamic shared memory of a kernel of the bulk schedule over items of T under Tuning: bulk_slots - 1
@@ -98,15 +102,50 @@ SWEEP_HOST_DEVICE constexpr std::size_t bulk_dynamic_bytes()
        + static_cast<std::size_t>(Tuning::bulk_slots) * 2 * sizeof(std::uint64_t);
 }
 
+//! Dynamic shared memory of a kernel of the specialised schedule: the bulk schedule's slots, then
+//! four barriers and four words a slot (agent.cuh, specialized_sync) and a second copy of the block
+//! scan's warp totals (one u64 a warp of the tile's threads).
+template <class T, class Tuning>
+SWEEP_HOST_DEVICE constexpr std::size_t specialized_dynamic_bytes()
+{
+  return static_cast<std::size_t>(Tuning::bulk_slots - 1) * tile_shape<T, Tuning>::staging_bytes
+       + static_cast<std::size_t>(Tuning::bulk_slots) * 8 * sizeof(std::uint64_t)
+       + static_cast<std::size_t>(tile_shape<T, Tuning>::block_threads / 32) * sizeof(std::uint64_t);
+}
+
+//! Threads a block of a kernel over items of T under Tuning is launched with where it runs its
+//! schedule (the tile's threads, and the specialised schedule's two warps more), the most it is
+//! compiled for (__launch_bounds__).
+template <class T, class Tuning, bool LoadVectors, schedule_choice Choice>
+SWEEP_HOST_DEVICE constexpr int launch_threads()
+{
+  return tile_shape<T, Tuning>::block_threads
+       + (schedule_of<T, Tuning, LoadVectors, Choice>() == tile_schedule::specialized ? specialized_extra_threads : 0);
+}
+
+//! Dynamic shared memory the schedule of such a kernel needs (its slots): 0 for the in-order and
+//! pipelined schedules.
+template <class T, class Tuning, bool LoadVectors, schedule_choice Choice>
+SWEEP_HOST_DEVICE constexpr std::size_t schedule_dynamic_bytes()
+{
+  constexpr tile_schedule s = schedule_of<T, Tuning, LoadVectors, Choice>();
+  return s == tile_schedule::bulk ? bulk_dynamic_bytes<T, Tuning>()
+       : s == tile_schedule::specialized ? specialized_dynamic_bytes<T, Tuning>()
+                                         : 0;
+}
+
 //! What the host needs of a tile_shape, for the tuning chosen at run time (dispatch.cuh).
 struct tile_dims
 {
   int block_threads        = 0;
   std::uint64_t tile_items = 0;
   int word_stride          = 1; //!< u64 words a tile's look-back word takes (Tuning::tile_word_stride)
-  //! The kernel runs the bulk schedule where it has more tiles than blocks (or always, where a test
-  //! forces it), and then needs this much dynamic shared memory; 0: never.
+  //! The kernel runs the bulk or the specialised schedule where it has more tiles than blocks (or
+  //! always, where a test forces it), and then needs this much dynamic shared memory; 0: never.
   std::size_t bulk_shared = 0;
+  //! Threads a block has then beside the tile's block_threads (the specialised schedule's producer and
+  //! look-back warps); a block that runs in order has block_threads.
+  int extra_threads = 0;
 };
 
 //! The tile of value type T under the tuning of architecture `arch` (util/arch.hpp): the tile that a
@@ -117,9 +156,9 @@ tile_dims tile_dims_for(int arch)
   return with_tuning_arch(arch, [](auto a) {
     using tuning = tuning_for<decltype(a)::value>;
     using shape  = tile_shape<T, tuning>;
-    const bool bulk = schedule_of<T, tuning, LoadVectors, Choice>() == tile_schedule::bulk;
     return tile_dims{shape::block_threads, shape::tile_items, tuning::tile_word_stride,
-                     bulk ? bulk_dynamic_bytes<T, tuning>() : 0};
+                     schedule_dynamic_bytes<T, tuning, LoadVectors, Choice>(),
+                     launch_threads<T, tuning, LoadVectors, Choice>() - shape::block_threads};
   });
 }
 

@@ -29,12 +29,17 @@ inline constexpr std::size_t max_item_bytes = 128;
 //! its stores) before it loads the next; `pipelined` issues the loads of its next tile before it
 //! waits for the current tile's look-back, so the wait overlaps data movement; `bulk` (sm_90 and
 //! newer, full tiles of the vector load path) has the copy engine bring the block's next tiles into a
-//! ring of shared-memory slots while it ranks one tile and looks back for the one before.
+//! ring of shared-memory slots while it ranks one tile and looks back for the one before;
+//! `specialized` (sm_90 and newer, the vector load path) gives each task of the bulk schedule warps of
+//! their own: a producer warp takes tiles and has the copy engine bring them into the slots, a
+//! look-back warp finds each ranked tile's offset, and the block's other warps only rank, stage and
+//! store.
 enum class tile_schedule
 {
   in_order,
   pipelined,
-  bulk
+  bulk,
+  specialized
 };
 
 //! sm_90 (H200), measured. One tile = block_threads threads x rows x (row_bytes of input per thread
@@ -101,20 +106,32 @@ struct tuning_sm90
   static constexpr int tile_word_stride = 8;
   //! How blocks go through tiles (tile_schedule), measured on the H200 at 2^28 items (16-byte items
   //! 2^26), 0 / 5 / 50 / 95 / 100% kept, two rounds in one run (docs/design/copy_if.md, variants):
-  //! - 4- and 8-byte items in order: the pipelined schedule was 7-13% slower; the bulk one level for
-  //!   float (+0-1%) and u32 (-2 to +3%), 2-10% slower for u64;
+  //! - 4- and 8-byte items in order rather than pipelined or bulk: the pipelined schedule was 7-13%
+  //!   slower; the bulk one level for float (+0-1%) and u32 (-2 to +3%), 2-10% slower for u64;
   //! - 16-byte items bulk, with stores from every thread: 2-7% faster than in order (u128 0.373-0.377
   //!   / 0.400-0.401 / 0.505-0.509 / 0.634-0.635 / 0.643-0.646 ms -> 0.365 / 0.394 / 0.483-0.484 /
   //!   0.589-0.591 / 0.598-0.599);
   //! - 2-byte items bulk, with bulk stores: 3-14% faster than pipelined (u16 0.223-0.224 / 0.277-0.279
   //!   / 0.321-0.323 / 0.377-0.380 / 0.403-0.405 ms -> 0.217-0.218 / 0.251-0.257 / 0.286-0.288 / 0.327
   //!   / 0.361), which was 1-13% faster than in order;
-  //! - 1-byte items pipelined: bulk was 11% faster with nothing kept, 8% slower at 5% kept, 0-4%
-  //!   slower above; the pipelined schedule was 1-5% faster than in order.
+  //! - 1-byte items pipelined rather than bulk or in order: bulk was 11% faster with nothing kept, 8%
+  //!   slower at 5% kept, 0-4% slower above; the pipelined schedule was 1-5% faster than in order;
+  //! - the specialised schedule (a producer warp, a look-back warp and the tile's 16 warps; 2 blocks
+  //!   an SM, 56 registers), first poll 1500 ns after the count (medians of 3, two rounds, against the
+  //!   tuning before it): 4-byte items level or faster (float x>0 2^28 0.486 / 0.500 vs 0.502 / 0.494;
+  //!   u32 0 / 5 / 50 / 95 / 100% kept 0.359-0.369 / 0.388-0.397 / 0.490-0.503 / 0.608-0.623 /
+  //!   0.624-0.638 vs 0.379-0.384 / 0.411-0.415 / 0.497-0.501 / 0.613-0.618 / 0.630-0.635); 1-byte
+  //!   items faster where few are kept, slower where most are (u8 0.127-0.134 / 0.166-0.173 /
+  //!   0.203-0.211 / 0.233-0.242 / 0.294-0.302 vs pipelined 0.165-0.168 / 0.182-0.185 / 0.210-0.213 /
+  //!   0.233-0.234 / 0.280-0.282: 4% less time summed over the five); 2-, 8- and 16-byte items faster
+  //!   at 0 and 5% kept and 3-11% slower at 50-100% (u64 0.960-0.973 vs 0.924-0.926 at 50%), so they
+  //!   keep their schedules. Its tile threads store the tiles themselves, so a tile's stores and its
+  //!   ranking share 16 warps where in order 64 warps an SM overlap them.
   static constexpr tile_schedule vector_schedule        = tile_schedule::in_order;
+  static constexpr tile_schedule vector_schedule_4byte  = tile_schedule::specialized;
   static constexpr tile_schedule vector_schedule_16byte = tile_schedule::bulk;
   static constexpr tile_schedule vector_schedule_2byte  = tile_schedule::bulk;
-  static constexpr tile_schedule vector_schedule_1byte  = tile_schedule::pipelined;
+  static constexpr tile_schedule vector_schedule_1byte  = tile_schedule::specialized;
   static constexpr tile_schedule other_schedule         = tile_schedule::in_order;
   //! The pipelined schedule's sleep before the first poll (its count was published before the block
   //! staged the tile, took its next index and issued that tile's loads).
@@ -147,15 +164,33 @@ struct tuning_sm90
   //! (u128 1.5-3.5% slower at every share kept).
   static constexpr bool bulk_stores       = false;
   static constexpr bool bulk_stores_small = true;
+  //! The specialised schedule (agent.cuh, run_specialized) has bulk_slots slots and runs
+  //! bulk_blocks_per_sm blocks an SM like the bulk one, with two warps more a block (the producer and
+  //! the look-back warp: specialized_extra_threads). Its look-back warp sleeps this long before the
+  //! first poll of a tile's look-back, and between failed polls up to specialized_backoff_ns
+  //! (lookback_backoff; 0: hot spin).
+  //! Measured (u32 2^28 0% kept): no sleep 0.375 ms, 1000 ns 0.353, 1500 ns 0.359-0.369; over every
+  //! type 1000 and 1500 ns were level, both faster than none (the polls of ~260 look-back warps that
+  //! start as soon as their tile is ranked find their predecessors unpublished and spin on L2).
+  static constexpr unsigned specialized_lookback_delay_ns = 1500;
+  static constexpr unsigned specialized_backoff_ns        = 0;
+  //! Its producer takes the index of a slot's next tile before the slot is free (hiding the counter's
+  //! round trip behind the wait), instead of after: 2-8% slower for every type (tiles held longer
+  //! before they are ranked stall their successors' look-backs).
+  static constexpr bool specialized_ticket_ahead = false;
 };
 
 //! sm_80 (2048 threads and 164 KB of shared memory an SM): sm_90's tiles and blocks, without the bulk
-//! copies it does not have. Not measured (only an H200 was at hand).
+//! copies it does not have, so without the bulk and specialised schedules: their types run the
+//! schedules sm_90 measured for them before (1- and 2-byte items pipelined, 4- and 16-byte items in
+//! order). Not measured (only an H200 was at hand).
 struct tuning_sm80 : tuning_sm90
 {
   static constexpr bool bulk_copies = false;
+  static constexpr tile_schedule vector_schedule_4byte  = tile_schedule::in_order;
   static constexpr tile_schedule vector_schedule_16byte = tile_schedule::in_order;
   static constexpr tile_schedule vector_schedule_2byte  = tile_schedule::pipelined;
+  static constexpr tile_schedule vector_schedule_1byte  = tile_schedule::pipelined;
 };
 
 //! sm_86, sm_89 and sm_120 (1536 threads and 100 KB of shared memory an SM): sized from those
@@ -195,6 +230,10 @@ using tuning_for = std::conditional_t<
   tuning_sm75,
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
+//! Threads a block of the specialised schedule has beside its tile's: the producer warp and the
+//! look-back warp.
+inline constexpr int specialized_extra_threads = 64;
+
 //! Bytes of static shared memory a block of the vector load path takes at most: the staging buffer
 //! (max_staging_bytes and 16 bytes of slack), the block scan's storage (one u64 a warp and one more)
 //! and the two u64 tile slots, with alignment padding. The kernel checks its exact storage against
@@ -206,18 +245,18 @@ constexpr std::size_t vector_block_shared_bytes()
 }
 
 //! Tuning fits `limits`: vector_blocks_per_sm (and the 2- and 1-byte counts) blocks of the vector
-//! path are resident at once, so are bulk_blocks_per_sm blocks of the bulk schedule with their
-//! slots where the architecture has bulk copies, and one row of the largest type (max_item_bytes) stays within static
+//! path are resident at once, so are bulk_blocks_per_sm blocks of the bulk and the specialised
+//! schedules with their slots, barriers and extra warps where the architecture has bulk copies, and one row of the largest type (max_item_bytes) stays within static
 //! shared memory.
 template <class Tuning>
 constexpr bool fits(const arch_limits& limits)
 {
   return (!Tuning::bulk_copies
           || (Tuning::bulk_slots >= 3
-              && blocks_fit(limits, Tuning::vector_block_threads, Tuning::bulk_blocks_per_sm,
+              && blocks_fit(limits, Tuning::vector_block_threads + specialized_extra_threads, Tuning::bulk_blocks_per_sm,
                             vector_block_shared_bytes<Tuning>()
                               + (Tuning::bulk_slots - 1) * (static_cast<std::size_t>(Tuning::max_staging_bytes) + 16)
-                              + Tuning::bulk_slots * 16)))
+                              + Tuning::bulk_slots * 64 + Tuning::vector_block_threads / 32 * 8)))
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm, vector_block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_2byte, vector_block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::vector_block_threads, Tuning::vector_blocks_per_sm_1byte, vector_block_shared_bytes<Tuning>())

@@ -30,12 +30,26 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p)
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-//! One thread: the barrier expects one arrival a phase. The block must synchronize (and the async
-//! proxy see the initialization: bulk_proxy_fence) before any copy uses it.
-__device__ __forceinline__ void bulk_barrier_init(bulk_barrier& b)
+//! One thread: the barrier expects `arrivals` arrivals a phase (one: the arrival of
+//! bulk_expect_bytes). The block must synchronize (and the async proxy see the initialization:
+//! bulk_proxy_fence) before any copy or other thread uses it.
+__device__ __forceinline__ void bulk_barrier_init(bulk_barrier& b, std::uint32_t arrivals = 1)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&b.word)) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(&b.word)), "r"(arrivals) : "memory");
+#else
+  (void) b;
+  (void) arrivals;
+  __trap();
+#endif
+}
+
+//! This thread arrives on `b` for its current phase, announcing no bytes (release: its earlier
+//! writes are visible to the threads that wait for that phase: bulk_wait).
+__device__ __forceinline__ void bulk_arrive(bulk_barrier& b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(&b.word)) : "memory");
 #else
   (void) b;
   __trap();
@@ -129,7 +143,9 @@ __device__ __forceinline__ void bulk_wait_read()
 }
 
 //! Every thread that needs the data: waits until `b` completes the phase of parity `parity` (0 for its
-//! first phase, then alternating); the copied bytes are then visible to the caller.
+//! first phase, then alternating); the copied bytes, and the writes its arriving threads made before
+//! they arrived, are then visible to the caller. On a barrier that has not completed a phase yet,
+//! parity 1 names the phase before its first one and returns at once.
 __device__ __forceinline__ void bulk_wait(bulk_barrier& b, std::uint32_t parity)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
