@@ -115,6 +115,14 @@ void other_paths()
                                          thrust::discard_iterator<>{}, keep_percent<std::uint32_t>{50});
   CHECK(kept == static_cast<std::uint64_t>(thrust::count_if(thrust::device, data.begin(), data.end(),
                                                             keep_percent<std::uint32_t>{50})));
+
+  // Discard output chosen by a stencil: the items are never read (the specialised schedule copies no
+  // tile), only the stencil's count matters; the input one item past a 16-byte boundary.
+  const std::uint64_t kept_by_stencil = ci::dispatch<std::uint32_t, true, S>(
+    policy, thrust::raw_pointer_cast(data.data()) + 1, data.size() - 1, thrust::raw_pointer_cast(stencil.data()) + 1,
+    thrust::discard_iterator<>{}, keep_percent<std::uint8_t>{30});
+  CHECK(kept_by_stencil == static_cast<std::uint64_t>(thrust::count_if(thrust::device, stencil.begin() + 1, stencil.end(),
+                                                                       keep_percent<std::uint8_t>{30})));
 }
 
 //! Index i is kept unless i % 4 == 3.

@@ -1063,7 +1063,8 @@ struct agent
   //! The specialised schedule's producer (lane 0 of the warp after the tile's warps): for each slot in
   //! turn, waits until the tile threads are done with it, takes the block's next tile (before the wait
   //! where Tuning::specialized_ticket_ahead) and has the copy engine bring a full tile into it (a
-  //! partial one the tile threads load themselves); a slot without a tile (p.tiles or more) ends it.
+  //! partial one the tile threads load themselves, and none is copied where the items are not needed);
+  //! a slot without a tile (p.tiles or more) ends it.
   __device__ void produce(specialized_sync& sync, unsigned char* dynamic) const
   {
     constexpr int slots               = Tuning::bulk_slots;
@@ -1089,7 +1090,8 @@ struct agent
       phase ^= 1u << s;
       const std::uint64_t t = Tuning::specialized_ticket_ahead ? next : take();
       sync.tile[s]          = t;
-      if (t < p.tiles && full_tile(t))
+      // Without items to read (a discard output chosen by a stencil) no tile is copied.
+      if (need_items && t < p.tiles && full_tile(t))
       {
         bulk_expect_bytes(sync.full[s], tile_size);
         bulk_copy_to_shared(slot_address(dynamic, s), p.chunks + t * shape::tile_items / vec, tile_size, sync.full[s]);
@@ -1132,12 +1134,12 @@ struct agent
         tile == 0 ? 0ull
                   : warp_lookback_published<Tuning::specialized_backoff_ns>(
                       p.state, static_cast<std::size_t>(tile), 0, sync.count[s], delay_ns);
+      __syncwarp(); // every lane has read the slot's words before the tile threads may reuse them
       if (threadIdx.x % 32 == 0)
       {
         sync.exclusive[s] = exclusive;
         bulk_arrive(sync.offset[s]);
       }
-      __syncwarp();
     }
   }
 
