@@ -925,9 +925,7 @@ struct agent
       }
       else
       {
-        // Relaxed, as block_next_tile: the index only orders tiles.
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> counter(*p.tile_counter);
-        t = counter.fetch_add(1ull, cuda::std::memory_order_relaxed);
+        t = take_tile_index(p.tile_counter);
       }
       sync.tile[s] = t;
       if (t < p.tiles && full_tile(t))
@@ -1078,9 +1076,7 @@ struct agent
         taken_lone            = true;
         return t;
       }
-      // Relaxed, as block_next_tile: the index only orders tiles.
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> counter(*p.tile_counter);
-      return counter.fetch_add(1ull, cuda::std::memory_order_relaxed);
+      return take_tile_index(p.tile_counter);
     };
     std::uint32_t phase = 0; // bit s: the parity of slot s's next use (its first waits for none)
     std::uint64_t next  = Tuning::specialized_ticket_ahead ? take() : 0;

@@ -32,6 +32,13 @@ struct lookback_backoff
   }
 };
 
+//! The next tile index from the call's device counter (one thread takes it for its block or warp).
+//! Relaxed: the index only orders tiles; the data they exchange goes through tile_state's words.
+__device__ inline unsigned long long take_tile_index(unsigned long long* counter)
+{
+  return global_atomic_fetch_add<cuda::std::memory_order_relaxed>(counter, 1ull);
+}
+
 //! Tiles are numbered in the order their blocks start, not by blockIdx: a block takes the next index
 //! from a device counter when it starts, so a tile only ever waits on tiles whose blocks are
 //! already running, and the look-back cannot deadlock whatever order the hardware schedules blocks in.
@@ -41,10 +48,7 @@ __device__ inline unsigned long long block_next_tile(unsigned long long* counter
 {
   if (threadIdx.x == 0)
   {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ref(*counter);
-    // Relaxed: the index only orders tiles; the data they exchange goes through tile_state's
-    // release/acquire words.
-    slot = ref.fetch_add(1ull, cuda::std::memory_order_relaxed);
+    slot = take_tile_index(counter);
   }
   __syncthreads();
   return slot;

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <sweep/detail/util/global_atomic.cuh>
+
 namespace sweep
 {
 namespace detail
@@ -108,22 +110,19 @@ struct tile_state
   //! with acquire also sees everything the publishing thread wrote before it).
   __device__ void publish_aggregate(std::size_t tile, std::uint32_t slot, Word value) const
   {
-    cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    ref.store(packing::pack(tile_status::aggregate, value), publish_order);
+    global_atomic_store<publish_order>(address(tile, slot), packing::pack(tile_status::aggregate, value));
   }
 
   //! Publishes the inclusive prefix through this tile (publish_order, as above).
   __device__ void publish_inclusive(std::size_t tile, std::uint32_t slot, Word value) const
   {
-    cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    ref.store(packing::pack(tile_status::inclusive, value), publish_order);
+    global_atomic_store<publish_order>(address(tile, slot), packing::pack(tile_status::inclusive, value));
   }
 
   //! Reads one word (read_order: acquire pairs with the publisher's release).
   __device__ Word load(std::size_t tile, std::uint32_t slot) const
   {
-    cuda::atomic_ref<Word, cuda::thread_scope_device> ref(*address(tile, slot));
-    return ref.load(read_order);
+    return global_atomic_load<read_order>(address(tile, slot));
   }
 };
 

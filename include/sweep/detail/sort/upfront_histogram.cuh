@@ -13,6 +13,7 @@
 #include <sweep/detail/sort/plan.hpp>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/global_atomic.cuh>
 #include <sweep/detail/util/kernel_tuning.cuh>
 
 namespace sweep
@@ -195,8 +196,7 @@ struct upfront_histogram_agent
     __syncthreads();
     if (threadIdx.x == 0)
     {
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device> finished(*done);
-      last = finished.fetch_add(1u, cuda::std::memory_order_acq_rel) == gridDim.x - 1;
+      last = global_atomic_fetch_add<cuda::std::memory_order_acq_rel>(done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (last)
