@@ -4,10 +4,9 @@
 
 #include <thrust/copy.h>
 #include <thrust/iterator/discard_iterator.h>
-#include <thrust/iterator/iterator_traits.h>
 #include <thrust/remove.h>
-#include <thrust/system/cuda/detail/copy_if.h>
-#include <thrust/type_traits/unwrap_contiguous_iterator.h>
+
+#include <cuda/std/iterator>
 
 #include <cstdint>
 #include <iterator>
@@ -16,6 +15,7 @@
 
 #include <sweep/execution_policy.cuh>
 #include <sweep/detail/copy_if/dispatch.cuh>
+#include <sweep/detail/util/cccl_compat.cuh>
 
 namespace sweep
 {
@@ -83,7 +83,7 @@ __host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
                                Pred pred,
                                std::integral_constant<bool, HasStencil>)
 {
-  using value_type = typename thrust::iterator_traits<InputIt>::value_type;
+  using value_type = cccl::value_type_t<InputIt>;
   if constexpr (!copy_if_impl::supported_type<value_type>)
   {
     // Too large to stage a tile in shared memory: Thrust's own kernel (same stream and allocator).
@@ -117,7 +117,7 @@ __host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
     {
       selected = copy_if_impl::dispatch<value_type, discard>(policy, input, n, copy_if_impl::no_stencil{}, output, pred);
     }
-    using difference = typename thrust::iterator_traits<OutputIt>::difference_type;
+    using difference = typename ::cuda::std::iterator_traits<OutputIt>::difference_type;
     return result + static_cast<difference>(selected);
   }
 }
@@ -131,7 +131,7 @@ __host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
 template <class Derived, class InputIt, class OutputIt, class Pred>
 __host__ OutputIt copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
-  static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<InputIt>::value_type>(), "");
+  static_assert(check_select_predicate<Pred, cccl::value_type_t<InputIt>>(), "");
   return copy_if_body(policy, first, last, first, result, pred, std::false_type{});
 }
 
@@ -141,7 +141,7 @@ template <class Derived, class InputIt, class StencilIt, class OutputIt, class P
 __host__ OutputIt copy_if(
   execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
-  static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<StencilIt>::value_type>(), "");
+  static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
   return copy_if_body(policy, first, last, stencil, result, pred, std::true_type{});
 }
 
@@ -150,7 +150,7 @@ template <class Derived, class InputIt, class OutputIt, class Pred>
 __host__ OutputIt
 remove_copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
-  static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<InputIt>::value_type>(), "");
+  static_assert(check_select_predicate<Pred, cccl::value_type_t<InputIt>>(), "");
   return copy_if_body(policy, first, last, first, result, select_negated<Pred>{pred}, std::false_type{});
 }
 
@@ -159,7 +159,7 @@ template <class Derived, class InputIt, class StencilIt, class OutputIt, class P
 __host__ OutputIt remove_copy_if(
   execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
-  static_assert(check_select_predicate<Pred, typename thrust::iterator_traits<StencilIt>::value_type>(), "");
+  static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
   return copy_if_body(policy, first, last, stencil, result, select_negated<Pred>{pred}, std::true_type{});
 }
 

@@ -3,8 +3,6 @@
 // CUDA backend with the same stream and allocator. The machinery is in detail/util/policy.cuh.
 #pragma once
 
-#include <thrust/detail/allocator_aware_execution_policy.h>
-
 #include <cuda_runtime_api.h>
 
 #include <sweep/detail/util/policy.cuh>
@@ -16,7 +14,7 @@ namespace sweep
 //! sweep overrides. `par.on(stream)`, `par(allocator)` and `par(allocator).on(stream)` work as in Thrust.
 struct par_t
     : detail::execution_policy<par_t>
-    , thrust::detail::allocator_aware_execution_policy<detail::execute_on_stream_base>
+    , detail::cccl::allocator_aware_execution_policy<detail::execute_on_stream_base>
 {
   constexpr par_t() = default;
 
@@ -32,7 +30,7 @@ struct par_t
 //! known to the host without synchronizing the stream where Thrust's par_nosync would not.
 struct par_nosync_t
     : detail::execution_policy<par_nosync_t>
-    , thrust::detail::allocator_aware_execution_policy<detail::execute_on_stream_nosync_base>
+    , detail::cccl::allocator_aware_execution_policy<detail::execute_on_stream_nosync_base>
 {
   constexpr par_nosync_t() = default;
 

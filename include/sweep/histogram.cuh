@@ -2,14 +2,6 @@
 // sweep::histogram, customization points found by ADL on the execution policy.
 #pragma once
 
-#include <thrust/detail/execution_policy.h>
-#include <thrust/distance.h>
-#include <thrust/iterator/iterator_traits.h>
-#include <thrust/system/cuda/detail/execution_policy.h>
-#include <thrust/system/cuda/detail/util.h>
-#include <thrust/system/detail/sequential/execution_policy.h>
-#include <thrust/type_traits/unwrap_contiguous_iterator.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -17,6 +9,7 @@
 #include <vector>
 
 #include <sweep/detail/histogram/dispatch.cuh>
+#include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
 
 namespace sweep
@@ -27,7 +20,7 @@ namespace histogram_impl
 {
 
 template <class It>
-using value_t = std::remove_cv_t<typename thrust::iterator_traits<It>::value_type>;
+using value_t = std::remove_cv_t<cccl::value_type_t<It>>;
 
 template <class SampleIt, class CountIt>
 constexpr void check_types()
@@ -56,7 +49,7 @@ __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& pol
   histogram_impl::check_types<InputIt, CountIt>();
   using sample_t  = histogram_impl::value_t<InputIt>;
   using counter_t = histogram_impl::value_t<CountIt>;
-  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  const auto n    = static_cast<std::uint64_t>(cccl::distance(first, last));
   auto samples    = thrust::try_unwrap_contiguous_iterator(first);
   auto out        = thrust::try_unwrap_contiguous_iterator(counts);
   histogram_impl::even_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins, lower, upper);
@@ -65,7 +58,7 @@ __host__ CountIt histogram_even(thrust::cuda_cub::execution_policy<Derived>& pol
 
 //! Host policies (thrust::host, thrust::seq, thrust::cpp::par): the same bins, counted on the host.
 template <class Derived, class InputIt, class CountIt, class LevelT>
-__host__ CountIt histogram_even(thrust::system::detail::sequential::execution_policy<Derived>&,
+__host__ CountIt histogram_even(cccl::execution_policy<Derived>&,
                                 InputIt first,
                                 InputIt last,
                                 CountIt counts,
@@ -97,8 +90,8 @@ __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& po
   histogram_impl::check_types<InputIt, CountIt>();
   using sample_t             = histogram_impl::value_t<InputIt>;
   using counter_t            = histogram_impl::value_t<CountIt>;
-  const auto n               = static_cast<std::uint64_t>(thrust::distance(first, last));
-  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(thrust::distance(levels_first, levels_last));
+  const auto n               = static_cast<std::uint64_t>(cccl::distance(first, last));
+  const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(cccl::distance(levels_first, levels_last));
   auto samples               = thrust::try_unwrap_contiguous_iterator(first);
   auto levels                = thrust::try_unwrap_contiguous_iterator(levels_first);
   auto out                   = thrust::try_unwrap_contiguous_iterator(counts);
@@ -107,7 +100,7 @@ __host__ CountIt histogram_range(thrust::cuda_cub::execution_policy<Derived>& po
 }
 
 template <class Derived, class InputIt, class LevelIt, class CountIt>
-__host__ CountIt histogram_range(thrust::system::detail::sequential::execution_policy<Derived>&,
+__host__ CountIt histogram_range(cccl::execution_policy<Derived>&,
                                  InputIt first,
                                  InputIt last,
                                  LevelIt levels_first,
@@ -142,7 +135,7 @@ __host__ CountIt histogram(
   histogram_impl::check_types<InputIt, CountIt>();
   using sample_t  = histogram_impl::value_t<InputIt>;
   using counter_t = histogram_impl::value_t<CountIt>;
-  const auto n    = static_cast<std::uint64_t>(thrust::distance(first, last));
+  const auto n    = static_cast<std::uint64_t>(cccl::distance(first, last));
   auto samples    = thrust::try_unwrap_contiguous_iterator(first);
   auto out        = thrust::try_unwrap_contiguous_iterator(counts);
   histogram_impl::index_on_device<sample_t, counter_t>(policy, samples, n, out, num_bins);
@@ -150,7 +143,7 @@ __host__ CountIt histogram(
 }
 
 template <class Derived, class InputIt, class CountIt>
-__host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<Derived>&,
+__host__ CountIt histogram(cccl::execution_policy<Derived>&,
                            InputIt first,
                            InputIt last,
                            CountIt counts,
@@ -183,7 +176,7 @@ __host__ CountIt histogram(thrust::system::detail::sequential::execution_policy<
 //! range, or num_bins not representable in the common sample/level type; thrust::system_error for
 //! CUDA errors; std::bad_alloc when temporary storage cannot be had. Returns counts + num_bins.
 template <class DerivedPolicy, class InputIt, class CountIt, class LevelT>
-__host__ CountIt histogram_even(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+__host__ CountIt histogram_even(const detail::cccl::execution_policy_base<DerivedPolicy>& exec,
                                 InputIt first,
                                 InputIt last,
                                 CountIt counts,
@@ -193,7 +186,7 @@ __host__ CountIt histogram_even(const thrust::detail::execution_policy_base<Deri
 {
   using sweep::detail::histogram_even;
   return histogram_even(
-    thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, counts, num_bins, lower, upper);
+    detail::cccl::derived_cast(detail::cccl::strip_const(exec)), first, last, counts, num_bins, lower, upper);
 }
 
 //! Counts samples into the bins between consecutive levels [levels_first, levels_last), exactly as
@@ -204,7 +197,7 @@ __host__ CountIt histogram_even(const thrust::detail::execution_policy_base<Deri
 //! host to check them (device policies: one stream synchronization). Throws std::invalid_argument
 //! for fewer than 2 levels, NaN levels or descending levels (equal neighbours make an empty bin).
 template <class DerivedPolicy, class InputIt, class LevelIt, class CountIt>
-__host__ CountIt histogram_range(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+__host__ CountIt histogram_range(const detail::cccl::execution_policy_base<DerivedPolicy>& exec,
                                  InputIt first,
                                  InputIt last,
                                  LevelIt levels_first,
@@ -213,21 +206,21 @@ __host__ CountIt histogram_range(const thrust::detail::execution_policy_base<Der
 {
   using sweep::detail::histogram_range;
   return histogram_range(
-    thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, levels_first, levels_last, counts);
+    detail::cccl::derived_cast(detail::cccl::strip_const(exec)), first, last, levels_first, levels_last, counts);
 }
 
 //! Integer samples are bin indices: counts[i] = number of samples equal to i, for i in
 //! [0, num_bins); other samples are not counted. Throws std::invalid_argument for num_bins <= 0.
 //! Returns counts + num_bins.
 template <class DerivedPolicy, class InputIt, class CountIt>
-__host__ CountIt histogram(const thrust::detail::execution_policy_base<DerivedPolicy>& exec,
+__host__ CountIt histogram(const detail::cccl::execution_policy_base<DerivedPolicy>& exec,
                            InputIt first,
                            InputIt last,
                            CountIt counts,
                            int num_bins)
 {
   using sweep::detail::histogram;
-  return histogram(thrust::detail::derived_cast(thrust::detail::strip_const(exec)), first, last, counts, num_bins);
+  return histogram(detail::cccl::derived_cast(detail::cccl::strip_const(exec)), first, last, counts, num_bins);
 }
 
 } // namespace sweep

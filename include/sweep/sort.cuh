@@ -2,13 +2,10 @@
 // wherever stock Thrust radix-sorts, Thrust's own sort everywhere else.
 #pragma once
 
-#include <thrust/detail/type_traits.h>
 #include <thrust/sort.h>
-#include <thrust/system/cuda/detail/sort.h>
-#include <thrust/type_traits/is_contiguous_iterator.h>
-#include <thrust/type_traits/unwrap_contiguous_iterator.h>
 
 #include <cuda/std/functional>
+#include <cuda/std/iterator>
 
 #include <cstddef>
 #include <iterator>
@@ -16,6 +13,7 @@
 
 #include <sweep/detail/sort/dispatch.cuh>
 #include <sweep/detail/sort/key_traits.cuh>
+#include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
 
 namespace sweep
@@ -30,15 +28,15 @@ namespace sort_impl
 //! restricted to keys of 1 to 8 bytes (128-bit integers go to Thrust, which radix-sorts them too)
 //! held in contiguous memory.
 template <class KeysIt, class Compare>
-constexpr bool use_onesweep = is_radix_key<thrust::detail::it_value_t<KeysIt>>
-                           && (is_less_v<thrust::detail::it_value_t<KeysIt>, Compare>
-                               || is_greater_v<thrust::detail::it_value_t<KeysIt>, Compare>)
+constexpr bool use_onesweep = is_radix_key<cccl::value_type_t<KeysIt>>
+                           && (is_less_v<cccl::value_type_t<KeysIt>, Compare>
+                               || is_greater_v<cccl::value_type_t<KeysIt>, Compare>)
                            && thrust::is_contiguous_iterator<KeysIt>::value;
 
 template <class Derived, class KeysIt, class ValuesIt, class Compare, bool HasValues>
 __host__ void sort_entry(execution_policy<Derived>& policy, KeysIt first, KeysIt last, ValuesIt values, Compare)
 {
-  using key_type             = thrust::detail::it_value_t<KeysIt>;
+  using key_type             = cccl::value_type_t<KeysIt>;
   constexpr bool descending  = is_greater_v<key_type, Compare>;
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(last - first);
   if (count < 0)
@@ -53,7 +51,7 @@ __host__ void sort_entry(execution_policy<Derived>& policy, KeysIt first, KeysIt
   }
   else
   {
-    using value_type = thrust::detail::it_value_t<ValuesIt>;
+    using value_type = cccl::value_type_t<ValuesIt>;
     if constexpr (thrust::is_contiguous_iterator<ValuesIt>::value && sizeof(value_type) <= 8)
     {
       value_type* raw = n == 0 ? nullptr : thrust::unwrap_contiguous_iterator(values);
@@ -91,7 +89,7 @@ __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt l
 template <class Derived, class RandomIt>
 __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last)
 {
-  using key_type = thrust::detail::it_value_t<RandomIt>;
+  using key_type = cccl::value_type_t<RandomIt>;
   sweep::detail::sort(policy, first, last, ::cuda::std::less<key_type>());
 }
 
@@ -112,7 +110,7 @@ __host__ void stable_sort(execution_policy<Derived>& policy, RandomIt first, Ran
 template <class Derived, class RandomIt>
 __host__ void stable_sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last)
 {
-  using key_type = thrust::detail::it_value_t<RandomIt>;
+  using key_type = cccl::value_type_t<RandomIt>;
   sweep::detail::stable_sort(policy, first, last, ::cuda::std::less<key_type>());
 }
 
@@ -137,7 +135,7 @@ sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_la
 template <class Derived, class KeysIt, class ValuesIt>
 __host__ void sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
-  using key_type = thrust::detail::it_value_t<KeysIt>;
+  using key_type = cccl::value_type_t<KeysIt>;
   sweep::detail::sort_by_key(policy, keys_first, keys_last, values, ::cuda::std::less<key_type>());
 }
 
@@ -159,7 +157,7 @@ template <class Derived, class KeysIt, class ValuesIt>
 __host__ void
 stable_sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
-  using key_type = thrust::detail::it_value_t<KeysIt>;
+  using key_type = cccl::value_type_t<KeysIt>;
   sweep::detail::stable_sort_by_key(policy, keys_first, keys_last, values, ::cuda::std::less<key_type>());
 }
 

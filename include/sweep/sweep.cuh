@@ -4,6 +4,7 @@
 #pragma once
 
 #include <sweep/execution_policy.cuh>
+#include <sweep/version.cuh>
 
 #include <sweep/block_histogram.cuh>
 #include <sweep/copy_if.cuh>

@@ -34,15 +34,8 @@
 
 #define SWEEP_THRUST_OVERRIDE 1
 
-#include <thrust/detail/config.h>
-#include <thrust/detail/execute_with_allocator.h>
 #include <thrust/device_ptr.h>
-#include <thrust/iterator/detail/minimum_system.h>
-#include <thrust/iterator/detail/normal_iterator.h>
 #include <thrust/iterator/iterator_traits.h>
-#include <thrust/system/cuda/detail/execution_policy.h>
-#include <thrust/system/cuda/detail/par.h>
-#include <thrust/system/cuda/detail/util.h>
 
 #include <nv/target>
 
@@ -50,6 +43,7 @@
 #include <type_traits>
 
 #include <sweep/copy_if.cuh>
+#include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
 #include <sweep/sort.cuh>
 
@@ -127,15 +121,15 @@ template <>
 struct is_routed_policy<thrust::cuda_cub::execute_on_stream_nosync> : std::true_type // par_nosync.on(s)
 {};
 template <class Allocator> // par(alloc), par(alloc).on(s), par(&memory_resource)
-struct is_routed_policy<thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_base>>
+struct is_routed_policy<cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_base>>
     : std::true_type
 {};
 template <class Allocator> // par_nosync(alloc), par_nosync(alloc).on(s)
 struct is_routed_policy<
-  thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_nosync_base>> : std::true_type
+  cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_nosync_base>> : std::true_type
 {};
 template <class Allocator> // thrust::cuda::tag()(alloc)
-struct is_routed_policy<thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execution_policy>>
+struct is_routed_policy<cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execution_policy>>
     : std::true_type
 {};
 
@@ -173,7 +167,7 @@ template <class T>
 struct is_device_array_iterator<thrust::device_ptr<T>> : std::true_type
 {};
 template <class T>
-struct is_device_array_iterator<thrust::detail::normal_iterator<thrust::device_ptr<T>>> : std::true_type
+struct is_device_array_iterator<cccl::normal_iterator<thrust::device_ptr<T>>> : std::true_type
 {};
 
 //! A no-policy call over these iterators is routed when the first is a device array iterator and
@@ -181,8 +175,8 @@ struct is_device_array_iterator<thrust::detail::normal_iterator<thrust::device_p
 template <class First, class... Its>
 using enable_if_routed_iterators = std::enable_if_t<
   is_device_array_iterator<First>::value
-    && std::is_same<typename thrust::detail::minimum_system<typename thrust::iterator_system<First>::type,
-                                                            typename thrust::iterator_system<Its>::type...>::type,
+    && std::is_same<cccl::minimum_system_t<typename thrust::iterator_system<First>::type,
+                                           typename thrust::iterator_system<Its>::type...>,
                     thrust::cuda_cub::tag>::value,
   int>;
 
@@ -211,18 +205,18 @@ __host__ inline auto to_sweep(thrust::cuda_cub::execute_on_stream_nosync& policy
 }
 template <class Allocator>
 __host__ auto
-to_sweep(thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_base>& policy)
+to_sweep(cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_base>& policy)
 {
   return sweep::par(policy.get_allocator()).on(thrust::cuda_cub::stream(policy));
 }
 template <class Allocator>
 __host__ auto
-to_sweep(thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_nosync_base>& policy)
+to_sweep(cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execute_on_stream_nosync_base>& policy)
 {
   return sweep::par_nosync(policy.get_allocator()).on(thrust::cuda_cub::stream(policy));
 }
 template <class Allocator>
-__host__ auto to_sweep(thrust::detail::execute_with_allocator<Allocator, thrust::cuda_cub::execution_policy>& policy)
+__host__ auto to_sweep(cccl::execute_with_allocator<Allocator, thrust::cuda_cub::execution_policy>& policy)
 {
   return sweep::par(policy.get_allocator()).on(thrust::cuda_cub::stream(policy));
 }
@@ -317,7 +311,7 @@ inline unsigned long long routed_calls(routed_algorithm algorithm)
 #define SWEEP_OVERRIDE_ROUTED(algorithm, Policy, policy, ...)                                               \
   SWEEP_OVERRIDE_DISPATCH(                                                                                  \
     (thrust::cuda_cub::sweep_routed<Policy> routed_policy(policy); return algorithm(routed_policy, __VA_ARGS__);), \
-    (return thrust::algorithm(static_cast<const thrust::detail::execution_policy_base<Policy>&>(policy), __VA_ARGS__);))
+    (return thrust::algorithm(static_cast<const ::sweep::detail::cccl::execution_policy_base<Policy>&>(policy), __VA_ARGS__);))
 // (In device code Thrust's entry point calls Thrust's cuda_cub overload: see "Entry overloads".)
 
 // SWEEP_OVERRIDE_NO_POLICY(algorithm, args): the body of a no-policy overload: Thrust's CUDA tag,

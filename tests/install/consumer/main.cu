@@ -3,6 +3,7 @@
 // --expt-relaxed-constexpr or --extended-lambda), so every sweep kernel it instantiates must compile
 // under plain nvcc.
 #include <sweep/sweep.cuh>
+#include <sweep/version.cuh>
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -10,7 +11,17 @@
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 
+#include <cuda/std/functional>
+#include <cuda/version>
+
 #include <cstdio>
+
+#ifdef SWEEP_CONSUMER_EXPECT_CCCL
+static_assert(CCCL_VERSION == SWEEP_CONSUMER_EXPECT_CCCL,
+              "the consumer compiles against another CCCL release than the one its project brought");
+#endif
+static_assert(SWEEP_VERSION > 0 && SWEEP_MAJOR_VERSION * 100000 + SWEEP_MINOR_VERSION * 100 + SWEEP_PATCH_VERSION == SWEEP_VERSION,
+              "sweep/version.cuh");
 
 struct is_odd
 {
@@ -22,6 +33,8 @@ struct is_odd
 
 int main()
 {
+  std::printf("sweep %d.%d.%d on CCCL %d.%d.%d\n", SWEEP_MAJOR_VERSION, SWEEP_MINOR_VERSION, SWEEP_PATCH_VERSION,
+              CCCL_VERSION / 1000000, CCCL_VERSION / 1000 % 1000, CCCL_VERSION % 1000);
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
   {
@@ -36,7 +49,7 @@ int main()
   // copy_if, sort and histogram on sweep's own kernels.
   thrust::device_vector<int> odd(v.size());
   const auto odd_end = thrust::copy_if(sweep::par, v.begin(), v.end(), odd.begin(), is_odd{});
-  thrust::sort(sweep::par, odd.begin(), odd_end, thrust::greater<int>());
+  thrust::sort(sweep::par, odd.begin(), odd_end, cuda::std::greater<int>());
   const int largest = odd.front();
   thrust::device_vector<int> bins(10);
   sweep::histogram_even(sweep::par, v.begin(), v.end(), bins.begin(), 10, 0, 1000);

@@ -3,7 +3,7 @@
 // the device's division shortcut exact, and argument validation. No GPU is touched.
 #include <sweep/detail/histogram/bin_transforms.hpp>
 
-#include <cub/device/dispatch/dispatch_histogram.cuh>
+#include "cub_bin_oracle.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,9 +24,8 @@ using sweep::detail::histogram_impl::even_transform;
 template <class SampleT, class LevelT>
 bool cub_even_bin(int bins, LevelT lower, LevelT upper, SampleT sample, int& bin)
 {
-  using dispatch = cub::DispatchHistogram<1, 1, const SampleT*, int, LevelT, int>;
-  typename dispatch::ScaleTransform transform;
-  if (transform.Init(bins + 1, upper, lower) != cudaSuccess)
+  sweep_test::cub_scale_transform<SampleT, LevelT> transform;
+  if (!sweep_test::cub_init_scale<SampleT, LevelT>(transform, bins, lower, upper))
   {
     return false;
   }

@@ -4,7 +4,7 @@
 // widened samples the tests give CUB instead get sweep's bins. No GPU is touched.
 #include <sweep/detail/histogram/bin_transforms.hpp>
 
-#include <cub/device/dispatch/dispatch_histogram.cuh>
+#include "cub_bin_oracle.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -26,10 +26,9 @@ namespace
 template <class SampleT, class LevelT>
 int cub_even_two_stage(int bins, LevelT lower, LevelT upper, SampleT sample)
 {
-  using dispatch = cub::DispatchHistogram<1, 1, const SampleT*, int, LevelT, int>;
-  typename dispatch::ScaleTransform scale;
-  typename dispatch::PassThruTransform pass{};
-  if (scale.Init(bins + 1, upper, lower) != cudaSuccess)
+  sweep_test::cub_scale_transform<SampleT, LevelT> scale;
+  sweep_test::cub_pass_thru_transform<SampleT, LevelT> pass{};
+  if (!sweep_test::cub_init_scale<SampleT, LevelT>(scale, bins, lower, upper))
   {
     FAIL("CUB refuses " << bins << " bins over [" << +lower << ", " << +upper << ")");
   }
@@ -63,8 +62,7 @@ int cub_even_two_stage(int bins, LevelT lower, LevelT upper, SampleT sample)
 template <class SampleT, class LevelT>
 int cub_range_two_stage(const std::vector<LevelT>& levels, SampleT sample)
 {
-  using dispatch = cub::DispatchHistogram<1, 1, const SampleT*, int, LevelT, int>;
-  typename dispatch::PassThruTransform pass{};
+  sweep_test::cub_pass_thru_transform<SampleT, LevelT> pass{};
   const int bins = static_cast<int>(levels.size()) - 1;
   auto search    = [&](SampleT s) {
     const int bin = static_cast<int>(std::upper_bound(levels.begin(), levels.end(), static_cast<LevelT>(s)) - levels.begin()) - 1;

@@ -4,12 +4,7 @@
 // built on it; the dispatchers include this file, never the public header.
 #pragma once
 
-#include <thrust/detail/execute_with_allocator.h>
-#include <thrust/detail/pointer.h>
-#include <thrust/detail/raw_pointer_cast.h>
-#include <thrust/detail/temporary_buffer.h>
-#include <thrust/system/cuda/detail/execution_policy.h>
-#include <thrust/system/cuda/detail/util.h>
+#include <thrust/memory.h>
 
 #include <cuda_runtime_api.h>
 
@@ -19,6 +14,7 @@
 #include <optional>
 #include <type_traits>
 
+#include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/stream.hpp>
@@ -118,7 +114,7 @@ template <class Policy>
 struct has_allocator : std::false_type
 {};
 template <class Allocator, template <class> class Base>
-struct has_allocator<thrust::detail::execute_with_allocator<Allocator, Base>> : std::true_type
+struct has_allocator<cccl::execute_with_allocator<Allocator, Base>> : std::true_type
 {};
 
 //! True for sweep's policies (sweep::par and its forms), false for Thrust's own CUDA policies
@@ -224,7 +220,7 @@ __host__ void* allocate_temporary(thrust::cuda_cub::execution_policy<Derived>& p
   Derived& derived = static_cast<Derived&>(policy);
   if constexpr (has_allocator<Derived>::value)
   {
-    auto buffer = thrust::detail::get_temporary_buffer<std::uint8_t>(derived, static_cast<std::ptrdiff_t>(bytes));
+    auto buffer = cccl::get_temporary_buffer<std::uint8_t>(derived, static_cast<std::ptrdiff_t>(bytes));
     if (buffer.first == nullptr)
     {
       throw std::bad_alloc();
@@ -269,7 +265,7 @@ __host__ void deallocate_temporary(thrust::cuda_cub::execution_policy<Derived>& 
   {
     try
     {
-      thrust::detail::return_temporary_buffer(
+      cccl::return_temporary_buffer(
         derived, static_cast<std::uint8_t*>(ptr), static_cast<std::ptrdiff_t>(bytes));
     }
     catch (...)
