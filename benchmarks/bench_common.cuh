@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -88,12 +89,17 @@ inline void set_throughput(benchmark::State& state, double items, double min_byt
 using sweep_test::mix64;
 
 //! The implementations a benchmark compares (each benchmark registers the ones it has).
+//! CUB picks its offset type, and with it its tuning, from the type of the count it is given
+//! (`num_items`): the same call can differ by 15% between an `int` and a 64-bit count, either way
+//! round. Every CUB call is timed in both forms; the report compares sweep with the faster
+//! (benchmarks/report.py, "CUB at its strongest").
 enum class impl
 {
   sweep,
   sweep_cached, // sweep::par(allocator) with an allocator that keeps its block between calls
   thrust,
-  cub,
+  cub_i32, // CUB with an `int` count
+  cub_i64, // CUB with a 64-bit count
 };
 
 inline const char* impl_name(impl which)
@@ -101,7 +107,28 @@ inline const char* impl_name(impl which)
   return which == impl::sweep          ? "sweep"
        : which == impl::sweep_cached   ? "sweep_cached"
        : which == impl::thrust         ? "thrust"
-                                       : "cub";
+       : which == impl::cub_i32        ? "cub_i32"
+                                       : "cub_i64";
+}
+
+inline bool is_cub(impl which)
+{
+  return which == impl::cub_i32 || which == impl::cub_i64;
+}
+
+//! Calls f with the CUB count of n in the form `which` names: an `int` or a 64-bit integer.
+template <class F>
+decltype(auto) with_cub_count(impl which, std::size_t n, F&& f)
+{
+  if (which == impl::cub_i32)
+  {
+    if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    {
+      fail("an int count cannot hold " + std::to_string(n) + " items");
+    }
+    return f(static_cast<int>(n));
+  }
+  return f(static_cast<std::int64_t>(n));
 }
 
 //! 64 random bits per index, from a seed.

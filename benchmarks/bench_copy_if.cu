@@ -1,5 +1,5 @@
-// copy_if: sweep::par vs thrust::device vs cub::DeviceSelect::If (temp storage preallocated), same
-// data, checked for equal results before anything is timed.
+// copy_if: sweep::par vs thrust::device vs cub::DeviceSelect::If (temp storage preallocated; `int` and
+// 64-bit counts, cub_i32 and cub_i64), same data, checked for equal results before anything is timed.
 //   copy_if/float_gt0/<impl>/<n>            float, keep x > 0 (~50%), n = 2^24, 1e8, 2^28
 //   copy_if/<type>_keep<pct>/<impl>/<n>     1, 4, 8, 16-byte values x 0/5/50/95/100% kept
 //   copy_if/latency_float_gt0/<impl>/<n>    whole call including the count on the host, 2^12..2^24
@@ -14,6 +14,7 @@
 
 #include <cub/device/device_select.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -99,12 +100,18 @@ struct workload
       , n(n_)
   {
     sweep_bench::fill_random(in, seed, from_random_bits<T>{});
-    std::size_t temp_bytes = 0;
-    sweep_bench::check_cuda(cub::DeviceSelect::If(nullptr, temp_bytes, in_ptr(), out_ptr(out_cub),
-                                                  thrust::raw_pointer_cast(cub_count.data()),
-                                                  static_cast<std::int64_t>(n), pred),
-                            "cub::DeviceSelect::If temp size");
-    cub_temp.resize(temp_bytes);
+    std::size_t most = 0; // one buffer serves both count forms
+    for (impl form : {impl::cub_i32, impl::cub_i64})
+    {
+      std::size_t temp_bytes = 0;
+      sweep_bench::check_cuda(sweep_bench::with_cub_count(form, n, [&](auto count) {
+                                return cub::DeviceSelect::If(nullptr, temp_bytes, in_ptr(), out_ptr(out_cub),
+                                                             thrust::raw_pointer_cast(cub_count.data()), count, pred);
+                              }),
+                              "cub::DeviceSelect::If temp size");
+      most = std::max(most, temp_bytes);
+    }
+    cub_temp.resize(most);
   }
 
   const T* in_ptr() const
@@ -129,31 +136,42 @@ struct workload
           - out_thrust.begin());
       default: {
         std::size_t temp_bytes = cub_temp.size();
-        sweep_bench::check_cuda(cub::DeviceSelect::If(thrust::raw_pointer_cast(cub_temp.data()), temp_bytes,
-                                                      in_ptr(), out_ptr(out_cub),
-                                                      thrust::raw_pointer_cast(cub_count.data()),
-                                                      static_cast<std::int64_t>(n), pred, stream),
+        sweep_bench::check_cuda(sweep_bench::with_cub_count(which, n, [&](auto count) {
+                                  return cub::DeviceSelect::If(thrust::raw_pointer_cast(cub_temp.data()), temp_bytes,
+                                                               in_ptr(), out_ptr(out_cub),
+                                                               thrust::raw_pointer_cast(cub_count.data()), count, pred,
+                                                               stream);
+                                }),
                                 "cub::DeviceSelect::If");
         return 0;
       }
     }
   }
 
-  //! Runs all three once and aborts the benchmark run unless they agree.
+  //! Runs every implementation once (CUB in both count forms) and aborts the benchmark run unless
+  //! they agree.
   void check(const std::string& what)
   {
     const std::size_t s = run(impl::sweep, 0);
     const std::size_t t = run(impl::thrust, 0);
-    run(impl::cub, 0);
-    sweep_bench::check_cuda(cudaDeviceSynchronize(), "check");
-    const long long c = cub_count[0];
-    if (s != t || static_cast<long long>(t) != c)
+    if (s != t)
     {
-      sweep_bench::fail(what + ": counts differ (sweep " + std::to_string(s) + ", thrust " + std::to_string(t)
-                        + ", cub " + std::to_string(c) + ")");
+      sweep_bench::fail(what + ": counts differ (sweep " + std::to_string(s) + ", thrust " + std::to_string(t) + ")");
     }
     sweep_bench::check_equal(out_thrust, out_sweep, t, what + " sweep vs thrust");
-    sweep_bench::check_equal(out_thrust, out_cub, t, what + " cub vs thrust");
+    for (impl form : {impl::cub_i32, impl::cub_i64})
+    {
+      sweep_bench::check_cuda(cudaMemset(thrust::raw_pointer_cast(cub_count.data()), 0xff, sizeof(long long)), "poison");
+      run(form, 0);
+      sweep_bench::check_cuda(cudaDeviceSynchronize(), "check");
+      const long long c = cub_count[0];
+      if (static_cast<long long>(t) != c)
+      {
+        sweep_bench::fail(what + ": counts differ (thrust " + std::to_string(t) + ", " + impl_name(form) + " "
+                          + std::to_string(c) + ")");
+      }
+      sweep_bench::check_equal(out_thrust, out_cub, t, what + " " + impl_name(form) + " vs thrust");
+    }
   }
 };
 
@@ -213,7 +231,7 @@ void bench_latency(benchmark::State& state, impl which)
   long long host_count = 0;
   sweep_bench::time_region(state, stream, [&] {
     w.run(which, stream);
-    if (which == impl::cub)
+    if (sweep_bench::is_cub(which))
     {
       // CUB leaves the count on the device: the user's copy back is part of the call.
       sweep_bench::check_cuda(cudaMemcpyAsync(&host_count, thrust::raw_pointer_cast(w.cub_count.data()),
@@ -230,7 +248,7 @@ void register_selectivity(const char* type_name, std::int64_t n)
 {
   for (unsigned pct : {0u, 5u, 50u, 95u, 100u})
   {
-    for (impl which : {impl::sweep, impl::thrust, impl::cub})
+    for (impl which : {impl::sweep, impl::thrust, impl::cub_i32, impl::cub_i64})
     {
       const std::string name = sweep_bench::bench_name(
         "copy_if", std::string(type_name) + "_keep" + std::to_string(pct), impl_name(which));
@@ -244,7 +262,7 @@ void register_selectivity(const char* type_name, std::int64_t n)
 const bool registered = [] {
   for (std::int64_t n : {std::int64_t(1) << 24, std::int64_t(100000000), std::int64_t(1) << 28})
   {
-    for (impl which : {impl::sweep, impl::thrust, impl::cub})
+    for (impl which : {impl::sweep, impl::thrust, impl::cub_i32, impl::cub_i64})
     {
       benchmark::RegisterBenchmark(sweep_bench::bench_name("copy_if", "float_gt0", impl_name(which)).c_str(),
                                    [which](benchmark::State& s) {
@@ -262,7 +280,7 @@ const bool registered = [] {
   register_selectivity<uint4>("u128", std::int64_t(1) << 26);
   for (std::int64_t n : {std::int64_t(1) << 12, std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24})
   {
-    for (impl which : {impl::sweep, impl::thrust, impl::cub})
+    for (impl which : {impl::sweep, impl::thrust, impl::cub_i32, impl::cub_i64})
     {
       benchmark::RegisterBenchmark(sweep_bench::bench_name("copy_if", "latency_float_gt0", impl_name(which)).c_str(),
                                    [which](benchmark::State& s) {

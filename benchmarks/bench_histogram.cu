@@ -1,4 +1,5 @@
-// Histogram benchmarks: sweep vs cub::DeviceHistogram (temp storage preallocated) vs the
+// Histogram benchmarks: sweep vs cub::DeviceHistogram (temp storage preallocated; `int` and 64-bit
+// sample counts, cub_i32 and cub_i64) vs the
 // sort + upper_bound idiom on thrust::device; the counts are checked equal before anything is timed.
 #include "bench_common.cuh"
 
@@ -23,29 +24,35 @@ namespace
 using sweep_bench::impl;
 using sweep_bench::impl_name;
 
-//! Preallocated CUB HistogramEven.
+//! Preallocated CUB HistogramEven, its sample count in the form `form` names (cub_i32, cub_i64).
 template <class T, class Counter, class LevelT>
 struct cub_even
 {
+  impl form;
   const T* samples;
   Counter* counts;
   int bins;
   LevelT lower, upper;
-  long long n;
+  std::size_t n;
   thrust::device_vector<unsigned char> temp;
   std::size_t bytes = 0;
-  cub_even(const T* s, Counter* c, int b, LevelT lo, LevelT hi, long long count)
-      : samples(s), counts(c), bins(b), lower(lo), upper(hi), n(count)
+  cub_even(impl f, const T* s, Counter* c, int b, LevelT lo, LevelT hi, std::size_t count)
+      : form(f), samples(s), counts(c), bins(b), lower(lo), upper(hi), n(count)
   {
-    sweep_bench::check_cuda(
-      cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, counts, bins + 1, lower, upper, n), "cub sizing");
+    call(nullptr, 0);
     temp.resize(bytes);
+  }
+  void call(void* storage, cudaStream_t stream)
+  {
+    sweep_bench::check_cuda(sweep_bench::with_cub_count(form, n, [&](auto count) {
+                              return cub::DeviceHistogram::HistogramEven(storage, bytes, samples, counts, bins + 1,
+                                                                         lower, upper, count, stream);
+                            }),
+                            "cub HistogramEven");
   }
   void operator()(cudaStream_t stream)
   {
-    sweep_bench::check_cuda(cub::DeviceHistogram::HistogramEven(thrust::raw_pointer_cast(temp.data()),
-                                                                bytes, samples, counts, bins + 1, lower, upper, n, stream),
-                            "cub HistogramEven");
+    call(thrust::raw_pointer_cast(temp.data()), stream);
   }
 };
 
@@ -84,7 +91,9 @@ void bench_even(benchmark::State& state, std::string workload, impl which, int b
   const auto samples  = samples_for<T>(workload, n);
   thrust::device_vector<int> expected(bins), actual(bins);
   const T* d = thrust::raw_pointer_cast(samples.data());
-  cub_even<T, int, LevelT> cub_call(d, thrust::raw_pointer_cast(expected.data()), bins, lower, upper, static_cast<long long>(n));
+  // The timed CUB form gives the reference; the check covers that form's counts too.
+  const impl form = sweep_bench::is_cub(which) ? which : impl::cub_i64;
+  cub_even<T, int, LevelT> cub_call(form, d, thrust::raw_pointer_cast(expected.data()), bins, lower, upper, n);
   cudaStream_t stream = 0;
   cub_call(stream);
   sweep::histogram_even(sweep::par, samples.begin(), samples.end(), actual.begin(), bins, lower, upper);
@@ -137,7 +146,7 @@ void bench_index(benchmark::State& state, impl which)
 }
 
 const bool registered = [] {
-  for (impl which : {impl::sweep, impl::cub})
+  for (impl which : {impl::sweep, impl::cub_i32, impl::cub_i64})
   {
     for (const char* workload : {"uint8_uniform_256", "uint8_one_value_256"})
     {

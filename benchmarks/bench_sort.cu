@@ -1,5 +1,5 @@
-// sort: sweep::par vs thrust::device vs cub::DeviceRadixSort (temp storage preallocated) on the
-// same data. Every iteration restores the unsorted input first (untimed); only the sort is timed.
+// sort: sweep::par vs thrust::device vs cub::DeviceRadixSort (temp storage preallocated; `int` and
+// 64-bit counts, cub_i32 and cub_i64) on the same data. Every iteration restores the unsorted input first (untimed); only the sort is timed.
 #include "bench_common.cuh"
 
 #include <sweep/sort.cuh>
@@ -148,29 +148,32 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
   caching_allocator cache(&block);
   constexpr bool descending = std::is_same<Compare, cuda::std::greater<Key>>::value;
 
-  // CUB: double buffers and temp storage allocated once, outside the timing.
-  thrust::device_vector<Key> cub_alt(which == impl::cub ? n : 0);
-  thrust::device_vector<Value> cub_alt_values(which == impl::cub && Pairs ? n : 0);
+  // CUB: double buffers and temp storage allocated once, outside the timing; the count as an `int`
+  // or a 64-bit integer (cub_i32, cub_i64).
+  const bool cub = sweep_bench::is_cub(which);
+  thrust::device_vector<Key> cub_alt(cub ? n : 0);
+  thrust::device_vector<Value> cub_alt_values(cub && Pairs ? n : 0);
   cub::DoubleBuffer<Key> kb(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(cub_alt.data()));
   cub::DoubleBuffer<Value> vb(thrust::raw_pointer_cast(values.data()),
                                       thrust::raw_pointer_cast(cub_alt_values.data()));
   std::size_t temp_bytes = 0;
   auto cub_sort          = [&](void* temp) {
-    cudaError_t status;
-    if constexpr (Pairs)
-    {
-      status = descending ? cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, kb, vb, n)
-                          : cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kb, vb, n);
-    }
-    else
-    {
-      status = descending ? cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, kb, n)
-                          : cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kb, n);
-    }
+    const cudaError_t status = sweep_bench::with_cub_count(which, n, [&](auto count) {
+      if constexpr (Pairs)
+      {
+        return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, kb, vb, count)
+                          : cub::DeviceRadixSort::SortPairs(temp, temp_bytes, kb, vb, count);
+      }
+      else
+      {
+        return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, kb, count)
+                          : cub::DeviceRadixSort::SortKeys(temp, temp_bytes, kb, count);
+      }
+    });
     sweep_bench::check_cuda(status, "cub::DeviceRadixSort");
   };
   thrust::device_vector<unsigned char> cub_temp;
-  if (which == impl::cub)
+  if (cub)
   {
     cub_sort(nullptr);
     cub_temp.resize(temp_bytes);
@@ -189,7 +192,7 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
     vb.selector = 0;
   };
   auto run = [&](impl i) {
-    if (i == impl::cub)
+    if (sweep_bench::is_cub(i))
     {
       cub_sort(thrust::raw_pointer_cast(cub_temp.data()));
     }
@@ -221,8 +224,8 @@ void bench_sort(benchmark::State& state, impl which, Gen gen, Compare comp)
     reset();
     run(which);
     sweep_bench::check_cuda(cudaDeviceSynchronize(), "sort");
-    const Key* got_keys = which == impl::cub ? kb.Current() : thrust::raw_pointer_cast(keys.data());
-    const Value* got_values = which == impl::cub ? vb.Current() : thrust::raw_pointer_cast(values.data());
+    const Key* got_keys     = cub ? kb.Current() : thrust::raw_pointer_cast(keys.data());
+    const Value* got_values = cub ? vb.Current() : thrust::raw_pointer_cast(values.data());
     thrust::device_vector<Key> expected           = input;
     thrust::device_vector<Value> expected_values = input_values;
     if constexpr (Pairs)
@@ -260,7 +263,7 @@ void register_sort(const std::string& workload, Gen gen, Compare comp, std::init
 }
 
 const int registered = [] {
-  const auto all = {impl::sweep, impl::sweep_cached, impl::thrust, impl::cub};
+  const auto all = {impl::sweep, impl::sweep_cached, impl::thrust, impl::cub_i32, impl::cub_i64};
   register_sort<std::uint32_t, uniform_u32, cuda::std::less<std::uint32_t>, false>(
     "u32_uniform", {}, {}, {16, 20, 24, 26, 28}, all);
   register_sort<std::uint64_t, uniform_u64, cuda::std::less<std::uint64_t>, false>("u64_uniform", {}, {}, {27}, all);

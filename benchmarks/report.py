@@ -8,7 +8,10 @@ Works from the JSON alone, so anyone can render their own run:
 
 Benchmark names are <algo>/<workload>/<impl>/<n> (Google Benchmark may append decorations such as
 /manual_time). Rows are paired on (algo, workload, n); a sweep row's speedup against a stock row is
-stock_time / sweep_time, so a value below 1 means sweep was slower. Times are the median aggregate
+stock_time / sweep_time, so a value below 1 means sweep was slower. CUB at its strongest: CUB picks
+its tuning from the type of its count, so sweep-bench times each CUB call with an `int` count
+(impl cub_i32) and a 64-bit count (cub_i64); the report compares sweep with the faster form (one
+`cub` row that names its form and keeps both times), and --stamp writes the winners into the JSON. Times are the median aggregate
 of the repetitions when present, else the mean aggregate, else the (median of the) single runs.
 Throughputs are recomputed from the time and the `items` / `min_bytes` counters so that every column
 of a row comes from the same statistic. The device-to-device copy row (copy/.../cuda) is the ceiling.
@@ -41,8 +44,12 @@ class ReportError(Exception):
 # ----------------------------------------------------------------------------------------------
 
 
+CUB_FORM = re.compile(r"^cub_(i32|i64)$")
+CUB_FORM_TEXT = {"i32": "int count", "i64": "64-bit count"}
+
+
 def _is_impl(part):
-    return part in IMPL_ORDER or part.startswith("sweep_")
+    return part in IMPL_ORDER or part.startswith("sweep_") or CUB_FORM.match(part) is not None
 
 
 def parse_name(name):
@@ -152,6 +159,46 @@ def select_rows(benchmarks):
 
 def is_sweep(row):
     return row["impl"] == "sweep" or row["impl"].startswith("sweep_")
+
+
+def merge_cub_forms(rows):
+    """CUB at its strongest: the rows of one (algo, workload, n) timed in several count forms
+    (cub_i32, cub_i64) become one `cub` row with the faster form's figures, `cub_form` naming it and
+    `cub_forms` holding every form's time. A plain `cub` row (older JSON) stays as it is."""
+    forms, order = OrderedDict(), []
+    for row in rows:
+        match = CUB_FORM.match(row["impl"])
+        if match is None:
+            order.append(row)
+            continue
+        key = (row["algo"], row["workload"], row["n"])
+        if key not in forms:
+            forms[key] = []
+            order.append(key)
+        forms[key].append((match.group(1), row))
+    merged = []
+    for item in order:
+        if isinstance(item, dict):
+            merged.append(item)
+            continue
+        form, best = min(forms[item], key=lambda fr: fr[1]["time_s"])
+        merged.append(dict(best, impl="cub", cub_form=form,
+                           cub_forms=OrderedDict(sorted((f, r["time_s"]) for f, r in forms[item]))))
+    return merged
+
+
+def cub_winners(rows):
+    """{"<algo>/<workload>/<n>": winning form} for every merged CUB row (for the JSON's context)."""
+    return OrderedDict((f"{r['algo']}/{r['workload']}/{r['n']}", r["cub_form"])
+                       for r in rows if r.get("cub_form"))
+
+
+def impl_label(row):
+    """The impl column: a merged CUB row names its form and the other form's time."""
+    if not row.get("cub_form"):
+        return row["impl"]
+    others = [f"{CUB_FORM_TEXT[f]} {fmt_time(t)}" for f, t in row["cub_forms"].items() if f != row["cub_form"]]
+    return f"cub ({CUB_FORM_TEXT[row['cub_form']]}" + (f"; {', '.join(others)}" if others else "") + ")"
 
 
 def copy_ceiling(rows):
@@ -624,12 +671,18 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
       "(above 1: sweep is faster). GB/s counts the minimum traffic: each input read once, each "
       "output written once. \"% of copy\" compares that with the copy ceiling.")
     w("")
+    if any(r.get("cub_form") for r in rows):
+        w("CUB at its strongest: its temporary storage is allocated once, outside the timing, and each CUB "
+          "call is timed with an `int` count and with a 64-bit count (CUB picks its tuning from the count's "
+          "type); sweep is compared with the faster form, which the tables name beside the other form's time.")
+        w("")
     if "overview" in plots:
         w(f"![sweep's speedup over stock Thrust and CUB, every workload at its largest size]"
           f"({plots_rel}/{plots['overview'][-1]})")
         w("")
 
     algos = [a for a in algorithms(rows) if a != "copy"]
+    index = {(r["algo"], r["workload"], r["n"], r["impl"]): r for r in rows}
     # Summary: every algorithm/workload at its largest size.
     summary = []
     for algo in algos:
@@ -641,13 +694,15 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
     if summary:
         w("## Summary (largest size of each workload)")
         w("")
-        w("| algorithm | workload | n | sweep time | GB/s | % of copy | vs Thrust | vs CUB |")
-        w("|---|---|---:|---:|---:|---:|---:|---:|")
+        w("| algorithm | workload | n | sweep time | GB/s | % of copy | vs Thrust | vs CUB | CUB's faster form |")
+        w("|---|---|---:|---:|---:|---:|---:|---:|---|")
         for r in summary:
             impl = "" if r["impl"] == "sweep" else f" ({r['impl']})"
+            cub = index.get((r["algo"], r["workload"], r["n"], "cub"))
+            form = CUB_FORM_TEXT[cub["cub_form"]] if cub is not None and cub.get("cub_form") else "—"
             w(f"| {r['algo']} | {r['workload']}{impl} | {fmt_n(r['n'])} | {fmt_time(r['time_s'])} | "
               f"{fmt_gbs(r['gb_per_s'])} | {fmt_percent_of(r['gb_per_s'], ceiling)} | "
-              f"{fmt_speedup(r['speedup'].get('thrust'))} | {fmt_speedup(r['speedup'].get('cub'))} |")
+              f"{fmt_speedup(r['speedup'].get('thrust'))} | {fmt_speedup(r['speedup'].get('cub'))} | {form} |")
         w("")
 
     slower = slower_cases(rows)
@@ -678,7 +733,7 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
         w("| workload | n | impl | time | items/s | GB/s | % of copy | vs Thrust | vs CUB |")
         w("|---|---:|---|---:|---:|---:|---:|---:|---:|")
         for r in algo_rows:
-            w(f"| {r['workload']} | {fmt_n(r['n'])} | {r['impl']} | {fmt_time(r['time_s'])} | "
+            w(f"| {r['workload']} | {fmt_n(r['n'])} | {impl_label(r)} | {fmt_time(r['time_s'])} | "
               f"{fmt_rate(r['items_per_s'])} | {fmt_gbs(r['gb_per_s'])} | "
               f"{fmt_percent_of(r['gb_per_s'], ceiling)} | {fmt_speedup(r['speedup'].get('thrust'))} | "
               f"{fmt_speedup(r['speedup'].get('cub'))} |")
@@ -718,10 +773,14 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
 def console_summary(rows, ceiling):
     """A few lines for the terminal: the speedups and every case in which sweep was slower."""
     lines = []
+    cub_rows = {(r["algo"], r["workload"], r["n"]): r for r in rows if r.get("cub_form")}
     if ceiling is not None:
         lines.append(f"copy ceiling: {ceiling['gb_per_s']:.0f} GB/s")
     for r in sorted((r for r in rows if is_sweep(r)), key=lambda r: (r["algo"],) + sort_key(r)):
         ratios = ", ".join(f"{fmt_speedup(s)} vs {impl}" for impl, s in r["speedup"].items()) or "no stock row"
+        cub = cub_rows.get((r["algo"], r["workload"], r["n"]))
+        if cub is not None and "cub" in r["speedup"]:
+            ratios += f" (CUB's {CUB_FORM_TEXT[cub['cub_form']]})"
         lines.append(f"{r['algo']}/{r['workload']}/{r['impl']}/{fmt_n(r['n'])}: {fmt_time(r['time_s'])}, {ratios}")
     slower = slower_cases(rows)
     lines.append(f"sweep slower in {len(slower)} comparison(s)" + (":" if slower else ""))
@@ -736,6 +795,7 @@ def generate(json_path, out_path, plots_dir=None, args=None, make_png=True):
     context, rows, errors, unparsed = load(json_path)
     if not rows:
         raise ReportError(f"{json_path}: no benchmark rows with names <algo>/<workload>/<impl>/<n>")
+    rows = merge_cub_forms(rows)
     compare(rows)
     ceiling = copy_ceiling(rows)
     header = metadata(context, args)
@@ -762,11 +822,15 @@ def main(argv=None):
     parser.add_argument("--cccl", help="CCCL version (default: context key 'cccl')")
     parser.add_argument("--driver", help="NVIDIA driver version (default: context key 'nvidia_driver')")
     parser.add_argument("--stamp", action="store_true",
-                        help="first write --commit/--cccl/--driver into the JSON's context")
+                        help="first write --commit/--cccl/--driver and CUB's faster count form of each "
+                             "workload (cub_strongest_form) into the JSON's context")
     args = parser.parse_args(argv)
     try:
         if args.stamp:
-            stamp(args.json, {"commit": args.commit, "cccl": args.cccl, "nvidia_driver": args.driver})
+            _, rows, _, _ = load(args.json)
+            winners = cub_winners(merge_cub_forms(rows))
+            stamp(args.json, {"commit": args.commit, "cccl": args.cccl, "nvidia_driver": args.driver,
+                              "cub_strongest_form": winners or None})
         result = generate(args.json, args.out, args.plots_dir, args, make_png=not args.no_plots)
     except (OSError, ReportError) as e:
         print(f"report.py: {e}", file=sys.stderr)

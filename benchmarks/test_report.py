@@ -224,6 +224,33 @@ class report_test(unittest.TestCase):
             self.assertEqual(report.main([bad, "--out", out]), 1)
             self.assertEqual(report.main([self.write_json({"context": {}, "benchmarks": []}, "empty.json"), "--out", out]), 1)
 
+    def test_cub_at_its_strongest(self):
+        n = 1 << 28
+        data = {"context": {"gpu": GPU}, "benchmarks":
+                measured("sort/u32/sweep", n, 5.0, 8) + measured("sort/u32/cub_i32", n, 6.0, 8)
+                + measured("sort/u32/cub_i64", n, 5.5, 8)      # 64-bit count faster: sweep 1.10x
+                + measured("sort/pairs/sweep", n, 7.0, 16) + measured("sort/pairs/cub_i32", n, 7.7, 16)
+                + measured("sort/pairs/cub_i64", n, 8.4, 16)}  # int count faster: sweep 1.10x, not 1.20x
+        result = self.render(data, make_png=False)
+        self.assertEqual(sorted(r["impl"] for r in result["rows"]), ["cub", "cub", "sweep", "sweep"])
+        self.assertAlmostEqual(self.row(result, "sort/u32/sweep/268435456")["speedup"]["cub"], 5.5 / 5.0)
+        self.assertAlmostEqual(self.row(result, "sort/pairs/sweep/268435456")["speedup"]["cub"], 7.7 / 7.0)
+        md = result["markdown"]
+        self.assertIn("| u32 | 2^28 | cub (64-bit count; int count 6.000 ms) | 5.500 ms |", md)
+        self.assertIn("| pairs | 2^28 | cub (int count; 64-bit count 8.400 ms) | 7.700 ms |", md)
+        summary = md.split("## Summary")[1].split("## Where")[0]
+        self.assertIn("| sort | u32 | 2^28 | 5.000 ms | 429 | — | — | 1.10x | 64-bit count |", summary)
+        self.assertIn("| sort | pairs | 2^28 | 7.000 ms | 614 | — | — | 1.10x | int count |", summary)
+        self.assertIn("CUB at its strongest", md)
+        # --stamp writes the winners into the JSON itself
+        path = self.write_json(data, "forms.json")
+        out = os.path.join(self.dir, "forms.md")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(report.main([path, "--out", out, "--no-plots", "--stamp"]), 0)
+        with open(path, encoding="utf-8") as f:
+            context = json.load(f)["context"]
+        self.assertEqual(context["cub_strongest_form"], {"sort/u32/268435456": "i64", "sort/pairs/268435456": "i32"})
+
     @unittest.skipUnless(have_matplotlib(), "matplotlib not installed (Debian: python3-matplotlib)")
     def test_plots(self):
         plots_dir = os.path.join(self.dir, "out", "plots")
