@@ -1,0 +1,83 @@
+// Compile-only check (no test runs it): every call form thrust_override.cuh routes, with every Thrust
+// CUDA policy form it accepts, so that the CCCL matrix (.ci/cccl-matrix) builds the override's
+// overloads and their conversions to sweep's policies against each supported CCCL release.
+#include <sweep/thrust_override.cuh> // first, before any Thrust header, as users are told to
+
+#include <thrust/copy.h>
+#include <thrust/device_allocator.h>
+#include <thrust/device_ptr.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/remove.h>
+#include <thrust/sort.h>
+
+#include <cuda/std/functional>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#ifndef SWEEP_THRUST_OVERRIDE
+#  error "thrust_override.cuh must define SWEEP_THRUST_OVERRIDE"
+#endif
+
+namespace
+{
+struct is_odd
+{
+  __host__ __device__ bool operator()(int x) const
+  {
+    return (x & 1) != 0;
+  }
+};
+
+//! The six algorithms in each of their call forms, under one policy (passed as the caller passes it).
+template <class Policy>
+void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::device_vector<int>& out,
+                thrust::device_vector<std::uint64_t>& values)
+{
+  thrust::copy_if(policy, keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::copy_if(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), is_odd{});
+  thrust::remove_copy_if(policy, keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::remove_copy_if(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), is_odd{});
+  thrust::sort(policy, keys.begin(), keys.end());
+  thrust::sort(policy, keys.begin(), keys.end(), cuda::std::greater<int>());
+  thrust::stable_sort(policy, keys.begin(), keys.end());
+  thrust::stable_sort(policy, keys.begin(), keys.end(), cuda::std::greater<int>());
+  thrust::sort_by_key(policy, keys.begin(), keys.end(), values.begin());
+  thrust::sort_by_key(policy, keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
+  thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), values.begin());
+  thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
+}
+} // namespace
+
+void sweep_override_all(thrust::device_vector<int>& keys, thrust::device_vector<int>& out,
+                        thrust::device_vector<std::uint64_t>& values, cudaStream_t stream)
+{
+  thrust::device_allocator<char> alloc;
+  // Temporaries, as users write them.
+  every_form(thrust::device, keys, out, values);
+  every_form(thrust::cuda::par, keys, out, values);
+  every_form(thrust::cuda::par_nosync, keys, out, values);
+  every_form(thrust::cuda::par.on(stream), keys, out, values);
+  every_form(thrust::cuda::par_nosync.on(stream), keys, out, values);
+  every_form(thrust::cuda::par(alloc), keys, out, values);
+  every_form(thrust::cuda::par(alloc).on(stream), keys, out, values);
+  every_form(thrust::cuda::par_nosync(alloc).on(stream), keys, out, values);
+  // A named, non-const policy object (the execution_policy<P>& overloads).
+  auto on_stream = thrust::cuda::par.on(stream);
+  every_form(on_stream, keys, out, values);
+
+  // Without a policy: device_vector iterators and device_ptr.
+  thrust::copy_if(keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::copy_if(keys.begin(), keys.end(), keys.begin(), out.begin(), is_odd{});
+  thrust::remove_copy_if(keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::remove_copy_if(keys.begin(), keys.end(), keys.begin(), out.begin(), is_odd{});
+  thrust::sort(keys.begin(), keys.end());
+  thrust::stable_sort(keys.begin(), keys.end(), cuda::std::greater<int>());
+  thrust::sort_by_key(keys.begin(), keys.end(), values.begin());
+  thrust::stable_sort_by_key(keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
+  const thrust::device_ptr<int> first = keys.data();
+  thrust::sort(first, first + keys.size());
+  thrust::copy_if(first, first + keys.size(), out.begin(), is_odd{});
+}
