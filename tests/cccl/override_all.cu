@@ -13,6 +13,9 @@
 
 #include <cuda/std/functional>
 
+#include <cuda/version>
+
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -20,6 +23,24 @@
 #ifndef SWEEP_THRUST_OVERRIDE
 #  error "thrust_override.cuh must define SWEEP_THRUST_OVERRIDE"
 #endif
+
+// sweep's onesweep takes exactly the sorts stock Thrust radix-sorts, in every release (their rule
+// differs: util/cccl_compat.cuh); every other comparator and key goes to Thrust's own sort.
+namespace sort_rule
+{
+using sweep::detail::sort_impl::use_onesweep;
+static_assert(use_onesweep<float*, ::cuda::std::less<float>> == (CCCL_VERSION >= 2006000), "");
+static_assert(use_onesweep<int*, ::cuda::std::greater<void>> == (CCCL_VERSION >= 2006000), "");
+static_assert(use_onesweep<thrust::device_ptr<__half>, ::cuda::std::less<__half>> == (CCCL_VERSION >= 2007000), "");
+static_assert(!use_onesweep<float*, ::cuda::std::less_equal<float>>, "");
+static_assert(!use_onesweep<__int128*, ::cuda::std::less<__int128>>, "");
+#if CCCL_VERSION < 3000000 // thrust::less is a type of its own (from 3.0 on cuda::std::less, deprecated in 3.1)
+static_assert(use_onesweep<float*, thrust::less<float>>, "");
+static_assert(use_onesweep<thrust::detail::normal_iterator<thrust::device_ptr<std::uint64_t>>, thrust::greater<std::uint64_t>>, "");
+static_assert(use_onesweep<double*, thrust::less<void>> == (CCCL_VERSION >= 2006000), "");
+static_assert(use_onesweep<__half*, thrust::less<__half>> == (CCCL_VERSION >= 2007000), "");
+#endif
+} // namespace sort_rule
 
 namespace
 {

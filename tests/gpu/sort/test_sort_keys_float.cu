@@ -4,6 +4,7 @@
 #include "sort_test_common.cuh"
 
 #include <cuda/std/functional>
+#include <cuda/version>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -82,6 +83,14 @@ TEST_CASE("sort double keys with special values matches thrust", "[sort][keys][f
 
 TEST_CASE("sort __half and __nv_bfloat16 keys matches thrust", "[sort][keys][float]")
 {
+#if CCCL_VERSION < 2007000
+  // Thrust before CCCL 2.7 merge-sorts 16-bit floats (and so does sweep, which radix-sorts only
+  // where Thrust does); built by nvcc 13 for sm_90, CUB 2.5's merge kernel for __half reads shared
+  // memory out of bounds (compute-sanitizer on the H200), so there is no reference to compare with.
+  WARN("skipped: CCCL " << CCCL_MAJOR_VERSION << "." << CCCL_MINOR_VERSION
+                        << " merge-sorts __half; its kernel faults when built by nvcc 13");
+  return;
+#endif
   const std::uint64_t seed = sweep_test::test_seed();
   for (std::size_t n : sweep_test::sizes())
   {

@@ -301,8 +301,14 @@ TEST_CASE("sort and sort_by_key are captured into a CUDA graph at every size", "
       cudaGraph_t graph{};
       REQUIRE(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
       // The graph restores the input first, so that every launch sorts the same unsorted data.
-      thrust::copy(thrust::cuda::par_nosync.on(s.stream), input.begin(), input.end(), keys.begin());
-      thrust::copy(thrust::cuda::par_nosync.on(s.stream), input_values.begin(), input_values.end(), values.begin());
+      // cudaMemcpyAsync, not thrust::copy: Thrust before CCCL 3.0 synchronizes after a device copy
+      // even under par_nosync, which a capture forbids.
+      REQUIRE(cudaMemcpyAsync(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(input.data()),
+                              n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s.stream)
+              == cudaSuccess);
+      REQUIRE(cudaMemcpyAsync(thrust::raw_pointer_cast(values.data()), thrust::raw_pointer_cast(input_values.data()),
+                              n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s.stream)
+              == cudaSuccess);
       if (with_allocator)
       {
         thrust::sort_by_key(sweep::par_nosync(alloc).on(s.stream), keys.begin(), keys.end(), values.begin());

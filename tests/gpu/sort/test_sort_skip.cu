@@ -81,10 +81,16 @@ void sweep_sort(how h, thrust::device_vector<Key>& keys, thrust::device_vector<V
   }
   cudaGraph_t graph{};
   REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-  thrust::copy(thrust::cuda::par_nosync.on(stream), input_keys.begin(), input_keys.end(), keys.begin());
+  // cudaMemcpyAsync, not thrust::copy: Thrust before CCCL 3.0 synchronizes after a device copy even
+  // under par_nosync, which a capture forbids.
+  REQUIRE(cudaMemcpyAsync(thrust::raw_pointer_cast(keys.data()), thrust::raw_pointer_cast(input_keys.data()),
+                          keys.size() * sizeof(Key), cudaMemcpyDeviceToDevice, stream)
+          == cudaSuccess);
   if (values != nullptr)
   {
-    thrust::copy(thrust::cuda::par_nosync.on(stream), input_values.begin(), input_values.end(), values->begin());
+    REQUIRE(cudaMemcpyAsync(thrust::raw_pointer_cast(values->data()), thrust::raw_pointer_cast(input_values.data()),
+                            values->size() * sizeof(Value), cudaMemcpyDeviceToDevice, stream)
+            == cudaSuccess);
   }
   sort_on(sweep::par_nosync.on(stream));
   REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);

@@ -206,14 +206,6 @@ struct key_traits
   }
 };
 
-// Comparators for which stock Thrust (thrust/system/cuda/detail/sort.h, can_use_primitive_sort)
-// radix-sorts arithmetic keys; sweep takes its radix path for exactly these.
-template <class Key, class Compare>
-constexpr bool is_less_v = std::is_same<Compare, ::cuda::std::less<Key>>::value
-                        || std::is_same<Compare, ::cuda::std::less<void>>::value;
-template <class Key, class Compare>
-constexpr bool is_greater_v = std::is_same<Compare, ::cuda::std::greater<Key>>::value
-                           || std::is_same<Compare, ::cuda::std::greater<void>>::value;
 
 } // namespace sort_impl
 } // namespace detail

@@ -13,6 +13,10 @@
 //   the distance of two iterators           thrust::distance              thrust::distance              cuda::std::distance (thrust's deprecated)
 //   Thrust's CUDA policy types (par_t ...)  system/cuda/detail/par.h (removed in 3.2); all of them through the public
 //                                           system/cuda/execution_policy.h, which is what sweep includes
+//   what Thrust radix-sorts (sweep's       2.5: arithmetic keys with thrust::less<Key> or thrust::greater<Key> (Thrust's
+//     onesweep takes exactly these calls)   own functor types) only; 2.6: also less/greater of Key or void from thrust::
+//                                           (still types of its own) and cuda::std::; 2.7 - 2.8: also __half and
+//                                           __nv_bfloat16 keys; 3.0 on: the same, thrust::less being cuda::std::less
 #pragma once
 
 #include <cuda/version> // CCCL_VERSION, in every release sweep supports
@@ -62,7 +66,10 @@ static_assert(CUB_VERSION == THRUST_VERSION,
 #  include <thrust/distance.h>
 #endif
 
+#include <cuda/std/functional>
 #include <cuda/std/iterator>
+#include <cuda/std/type_traits>
+#include <thrust/functional.h>
 
 namespace sweep
 {
@@ -111,6 +118,37 @@ __host__ __device__ auto distance(It first, It last)
   return thrust::distance(first, last);
 #endif
 }
+
+//! The comparators for which stock Thrust radix-sorts (thrust/system/cuda/detail/sort.h,
+//! can_use_primitive_sort; since 3.5 CUB's __can_use_radix_sort). sweep's onesweep takes exactly the
+//! calls stock Thrust radix-sorts, so that every other call (where a comparison sort's order of NaNs
+//! would differ from a radix sort's) runs Thrust's own algorithm and gives its result.
+#if CCCL_VERSION < 2006000
+template <class Key, class Compare>
+inline constexpr bool radix_sorts_less_v = ::cuda::std::is_same<Compare, thrust::less<Key>>::value;
+template <class Key, class Compare>
+inline constexpr bool radix_sorts_greater_v = ::cuda::std::is_same<Compare, thrust::greater<Key>>::value;
+#else
+template <class Key, class Compare>
+inline constexpr bool radix_sorts_less_v =
+  ::cuda::std::is_same<Compare, ::cuda::std::less<Key>>::value
+  || ::cuda::std::is_same<Compare, ::cuda::std::less<void>>::value
+#  if CCCL_VERSION < 3000000 // thrust::less is a type of its own before 3.0 (an alias of cuda::std::less after)
+  || ::cuda::std::is_same<Compare, thrust::less<Key>>::value || ::cuda::std::is_same<Compare, thrust::less<void>>::value
+#  endif
+  ;
+template <class Key, class Compare>
+inline constexpr bool radix_sorts_greater_v =
+  ::cuda::std::is_same<Compare, ::cuda::std::greater<Key>>::value
+  || ::cuda::std::is_same<Compare, ::cuda::std::greater<void>>::value
+#  if CCCL_VERSION < 3000000
+  || ::cuda::std::is_same<Compare, thrust::greater<Key>>::value
+  || ::cuda::std::is_same<Compare, thrust::greater<void>>::value
+#  endif
+  ;
+#endif
+//! Whether Thrust radix-sorts __half and __nv_bfloat16 keys at all (from 2.7 on, with their operators).
+inline constexpr bool radix_sorts_16_bit_floats = CCCL_VERSION >= 2007000;
 
 } // namespace cccl
 } // namespace detail
