@@ -492,7 +492,7 @@ def make_overview(plt, rows, plots_dir, header):
     for impl, (color, marker) in STOCK_STYLE.items():
         pts = [(v[impl], y) for v, y in zip(values, ys) if impl in v]
         if pts:
-            label = "vs stock Thrust (thrust::device)" if impl == "thrust" else "vs CUB (temp preallocated)"
+            label = "vs stock Thrust (thrust::device)" if impl == "thrust" else "vs CUB (temp preallocated, its faster count type)"
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], color=color, marker=marker, s=34,
                        label=label, zorder=3)
     for v, y in zip(values, ys):
