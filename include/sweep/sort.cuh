@@ -98,12 +98,12 @@ __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt l
   }
 }
 
-//! thrust::sort(sweep policy, first, last): ascending, as sort(..., thrust::less<T>()).
+//! thrust::sort(sweep policy, first, last): ascending, as sort(..., thrust::less<T>()) (Thrust's default).
 template <class Derived, class RandomIt>
 __host__ void sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last)
 {
   using key_type = cccl::value_type_t<RandomIt>;
-  sweep::detail::sort(policy, first, last, ::cuda::std::less<key_type>());
+  sweep::detail::sort(policy, first, last, cccl::default_less<key_type>());
 }
 
 //! thrust::stable_sort: the radix path is stable, so this is sort(); others go to Thrust's stable_sort.
@@ -124,7 +124,7 @@ template <class Derived, class RandomIt>
 __host__ void stable_sort(execution_policy<Derived>& policy, RandomIt first, RandomIt last)
 {
   using key_type = cccl::value_type_t<RandomIt>;
-  sweep::detail::stable_sort(policy, first, last, ::cuda::std::less<key_type>());
+  sweep::detail::stable_sort(policy, first, last, cccl::default_less<key_type>());
 }
 
 //! thrust::sort_by_key(sweep policy, keys_first, keys_last, values, comp): as sort() for the keys;
@@ -149,7 +149,7 @@ template <class Derived, class KeysIt, class ValuesIt>
 __host__ void sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
   using key_type = cccl::value_type_t<KeysIt>;
-  sweep::detail::sort_by_key(policy, keys_first, keys_last, values, ::cuda::std::less<key_type>());
+  sweep::detail::sort_by_key(policy, keys_first, keys_last, values, cccl::default_less<key_type>());
 }
 
 template <class Derived, class KeysIt, class ValuesIt, class Compare>
@@ -171,7 +171,7 @@ __host__ void
 stable_sort_by_key(execution_policy<Derived>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
 {
   using key_type = cccl::value_type_t<KeysIt>;
-  sweep::detail::stable_sort_by_key(policy, keys_first, keys_last, values, ::cuda::std::less<key_type>());
+  sweep::detail::stable_sort_by_key(policy, keys_first, keys_last, values, cccl::default_less<key_type>());
 }
 
 } // namespace detail

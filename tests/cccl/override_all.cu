@@ -32,6 +32,9 @@ using sweep::detail::sort_impl::use_onesweep;
 static_assert(use_onesweep<float*, ::cuda::std::less<float>> == (CCCL_VERSION >= 2006000), "");
 static_assert(use_onesweep<int*, ::cuda::std::greater<void>> == (CCCL_VERSION >= 2006000), "");
 static_assert(use_onesweep<thrust::device_ptr<__half>, ::cuda::std::less<__half>> == (CCCL_VERSION >= 2007000), "");
+// The comparator of calls without one (sweep's sort(policy, first, last) and its *_by_key forms).
+static_assert(use_onesweep<float*, sweep::detail::cccl::default_less<float>>, "");
+static_assert(use_onesweep<std::uint32_t*, sweep::detail::cccl::default_less<std::uint32_t>>, "");
 static_assert(!use_onesweep<float*, ::cuda::std::less_equal<float>>, "");
 static_assert(!use_onesweep<__int128*, ::cuda::std::less<__int128>>, "");
 #if CCCL_VERSION < 3000000 // thrust::less is a type of its own (from 3.0 on cuda::std::less, deprecated in 3.1)

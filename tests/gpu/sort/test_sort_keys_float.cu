@@ -72,21 +72,29 @@ TEST_CASE("sort float keys with special values matches thrust", "[sort][keys][fl
 {
   check_all_sizes<float, std::uint32_t>(thrust::less<float>(), "float less");
   check_all_sizes<float, std::uint32_t>(thrust::greater<float>(), "float greater");
+#if CCCL_VERSION >= 2006000
+  // Before CCCL 2.6 Thrust merge-sorts under cuda::std comparators (sweep then runs Thrust's sort), and
+  // CUB 2.5's merge sort built by nvcc 13 faults on keys with NaNs (compute-sanitizer on the H200).
   check_all_sizes<float, std::uint32_t>(cuda::std::less<void>(), "float less<void>");
+#endif
 }
 
 TEST_CASE("sort double keys with special values matches thrust", "[sort][keys][float]")
 {
   check_all_sizes<double, std::uint64_t>(thrust::less<double>(), "double less");
+#if CCCL_VERSION >= 2006000 // as above
   check_all_sizes<double, std::uint64_t>(cuda::std::greater<double>(), "double greater");
+#else
+  check_all_sizes<double, std::uint64_t>(thrust::greater<double>(), "double greater");
+#endif
 }
 
 TEST_CASE("sort __half and __nv_bfloat16 keys matches thrust", "[sort][keys][float]")
 {
 #if CCCL_VERSION < 2007000
   // Thrust before CCCL 2.7 merge-sorts 16-bit floats (and so does sweep, which radix-sorts only
-  // where Thrust does); built by nvcc 13 for sm_90, CUB 2.5's merge kernel for __half reads shared
-  // memory out of bounds (compute-sanitizer on the H200), so there is no reference to compare with.
+  // where Thrust does); built by nvcc 13 for sm_90, CUB 2.5's merge kernel reads shared memory out of
+  // bounds on these keys, which hold NaNs (compute-sanitizer on the H200): no reference to compare with.
   WARN("skipped: CCCL " << CCCL_MAJOR_VERSION << "." << CCCL_MINOR_VERSION
                         << " merge-sorts __half; its kernel faults when built by nvcc 13");
   return;

@@ -147,6 +147,15 @@ inline constexpr bool radix_sorts_greater_v =
 #  endif
   ;
 #endif
+//! The comparator of Thrust's sorts called without one (thrust::less<T>, a type of its own before 3.0).
+#if CCCL_VERSION < 3000000
+template <class T>
+using default_less = thrust::less<T>;
+#else
+template <class T>
+using default_less = ::cuda::std::less<T>;
+#endif
+
 //! Whether Thrust radix-sorts __half and __nv_bfloat16 keys at all (from 2.7 on, with their operators).
 inline constexpr bool radix_sorts_16_bit_floats = CCCL_VERSION >= 2007000;
 
