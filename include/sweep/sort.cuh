@@ -23,34 +23,20 @@ namespace detail
 namespace sort_impl
 {
 
-// Comparators for which stock Thrust (thrust/system/cuda/detail/sort.h, can_use_primitive_sort)
-// radix-sorts; sweep takes its radix path for exactly these. They differ between CCCL releases
-// (util/cccl_compat.cuh).
-template <class Key, class Compare>
-constexpr bool is_less_v = cccl::radix_sorts_less_v<Key, Compare>;
-template <class Key, class Compare>
-constexpr bool is_greater_v = cccl::radix_sorts_greater_v<Key, Compare>;
-//! Keys Thrust radix-sorts in this release: __half and __nv_bfloat16 only from CCCL 2.7 on.
-template <class Key>
-constexpr bool thrust_radix_key_v =
-  cccl::radix_sorts_16_bit_floats
-  || !(std::is_same<std::remove_cv_t<Key>, __half>::value || std::is_same<std::remove_cv_t<Key>, __nv_bfloat16>::value);
-
-//! True where sweep radix-sorts: stock Thrust's rule of the CCCL release in use (arithmetic keys,
-//! and from CCCL 2.7 on __half and __nv_bfloat16, with the less/greater comparators that release
-//! radix-sorts: see can_use_primitive_sort in thrust/system/cuda/detail/sort.h), restricted to keys of 1 to 8 bytes (128-bit integers go to Thrust, which radix-sorts them too)
-//! held in contiguous memory.
-template <class KeysIt, class Compare>
-constexpr bool use_onesweep = is_radix_key<cccl::value_type_t<KeysIt>> && thrust_radix_key_v<cccl::value_type_t<KeysIt>>
-                           && (is_less_v<cccl::value_type_t<KeysIt>, Compare>
-                               || is_greater_v<cccl::value_type_t<KeysIt>, Compare>)
+//! True where sweep radix-sorts: where stock Thrust of the CCCL release in use radix-sorts (the key
+//! types and less/greater comparators of can_use_primitive_sort in thrust/system/cuda/detail/sort.h,
+//! which differ between releases: util/cccl_compat.cuh), restricted to keys of 1 to 8 bytes (128-bit
+//! integers go to Thrust, which radix-sorts them too) held in contiguous memory.
+template <class KeysIt, class Compare, class Key = cccl::value_type_t<KeysIt>>
+constexpr bool use_onesweep = is_radix_key<Key> && cccl::radix_sorts_key_v<Key>
+                           && (cccl::radix_sorts_less_v<Key, Compare> || cccl::radix_sorts_greater_v<Key, Compare>)
                            && thrust::is_contiguous_iterator<KeysIt>::value;
 
 template <class Derived, class KeysIt, class ValuesIt, class Compare, bool HasValues>
 __host__ void sort_entry(execution_policy<Derived>& policy, KeysIt first, KeysIt last, ValuesIt values, Compare)
 {
   using key_type             = cccl::value_type_t<KeysIt>;
-  constexpr bool descending  = is_greater_v<key_type, Compare>;
+  constexpr bool descending  = cccl::radix_sorts_greater_v<key_type, Compare>;
   const std::ptrdiff_t count = static_cast<std::ptrdiff_t>(last - first);
   if (count < 0)
   {

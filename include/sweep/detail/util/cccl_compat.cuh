@@ -71,6 +71,9 @@ static_assert(CUB_VERSION == THRUST_VERSION,
 #include <cuda/std/type_traits>
 #include <thrust/functional.h>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 namespace sweep
 {
 namespace detail
@@ -156,8 +159,13 @@ template <class T>
 using default_less = ::cuda::std::less<T>;
 #endif
 
-//! Whether Thrust radix-sorts __half and __nv_bfloat16 keys at all (from 2.7 on, with their operators).
-inline constexpr bool radix_sorts_16_bit_floats = CCCL_VERSION >= 2007000;
+//! Whether Thrust radix-sorts keys of this type at all in this release: __half and __nv_bfloat16
+//! only from 2.7 on (detail/sort/key_traits.cuh's is_radix_key says which types sweep sorts itself).
+template <class Key>
+inline constexpr bool radix_sorts_key_v =
+  CCCL_VERSION >= 2007000
+  || !(::cuda::std::is_same<::cuda::std::remove_cv_t<Key>, __half>::value
+       || ::cuda::std::is_same<::cuda::std::remove_cv_t<Key>, __nv_bfloat16>::value);
 
 } // namespace cccl
 } // namespace detail
