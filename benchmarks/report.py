@@ -349,7 +349,14 @@ def stamp(path, values):
 IMPL_STYLE = {"sweep": ("tab:red", "o", "-"), "sweep_cached": ("tab:orange", "D", "-."),
               "thrust": ("tab:blue", "s", "--"), "cub": ("tab:green", "^", "--")}
 STOCK_STYLE = {"thrust": ("tab:blue", "s"), "cub": ("tab:green", "^")}
-UNIT_OF_ALGO = {"sort": "keys", "copy_if": "items", "histogram": "samples", "block_histogram": "samples"}
+UNIT_OF_ALGO = {"sort": "keys", "copy_if": "items", "scan": "items", "histogram": "samples",
+                "block_histogram": "samples"}
+# Algorithms that move each item once through memory (read the input, write the output): their sweep
+# points are annotated with the share of the copy ceiling they reach.
+COPY_BOUND_ALGOS = ("copy_if", "scan")
+# A family over item types (scan's inclusive_u8 ... inclusive_u64: the prefix ends in u, i or f): the
+# number is the item's width in bits.
+ITEM_WIDTH_FAMILY = re.compile(r"(^|_)[uif]$")
 # A workload whose name ends in a number (u8_keep50, float_unit_1024) is one point of a family.
 FAMILY = re.compile(r"^(.*?)(\d+)$")
 
@@ -391,7 +398,8 @@ def figure_groups(rows):
     for (algo, workload), wrows in by_workload.items():
         if (algo, workload) in in_family:
             name, value = in_family[(algo, workload)]
-            x_label = "% of items kept" if name.endswith("keep") else "bins" if "histogram" in algo else "parameter"
+            x_label = "% of items kept" if name.endswith("keep") else "bins" if "histogram" in algo else \
+                      "bits per item" if ITEM_WIDTH_FAMILY.search(name) else "parameter"
             group = groups.setdefault((algo, name + "_family"), {
                 "kind": "family", "rows": [], "title": f"{algo}: {name}_N by {x_label}",
                 "x_label": x_label})
@@ -572,12 +580,12 @@ def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
         pts = [(r["x"], _metric(group, algo, r, ceiling)[0]) for r in irows]
         ylabel = _metric(group, algo, irows[0], ceiling)[1]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], label=impl, color=color, marker=marker, linestyle=line)
-        if is_sweep(irows[0]) and algo == "copy_if" and ceiling is not None and group["kind"] != "latency":
+        if is_sweep(irows[0]) and algo in COPY_BOUND_ALGOS and ceiling is not None and group["kind"] != "latency":
             for r, (x, y) in zip(irows, pts):
                 if r["gb_per_s"]:
                     ax.annotate(fmt_percent_of(r["gb_per_s"], ceiling) + " of copy", (x, y), fontsize=6,
                                 textcoords="offset points", xytext=(3, 4), color=color)
-    log_x = group["kind"] != "family" or group["x_label"] == "bins"
+    log_x = group["kind"] != "family" or group["x_label"] in ("bins", "bits per item")
     if log_x:
         ax.set_xscale("log", base=2)
     ax.set_yscale("log")

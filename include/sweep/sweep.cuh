@@ -9,4 +9,6 @@
 #include <sweep/block_histogram.cuh>
 #include <sweep/copy_if.cuh>
 #include <sweep/histogram.cuh>
+#include <sweep/scan.cuh>
+#include <sweep/scan_by_key.cuh>
 #include <sweep/sort.cuh>

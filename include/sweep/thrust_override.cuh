@@ -1,6 +1,7 @@
 // Opt-in: include this first in a translation unit (or pass it with `-include`) to route the copy_if,
-// remove_copy_if, sort, stable_sort, sort_by_key and stable_sort_by_key calls that existing code makes
-// with Thrust's CUDA policies (thrust::device, thrust::cuda::par, par_nosync, .on(stream), the
+// remove_copy_if, sort, stable_sort, sort_by_key, stable_sort_by_key, inclusive_scan, exclusive_scan,
+// transform_inclusive_scan, transform_exclusive_scan, inclusive_scan_by_key and exclusive_scan_by_key calls that existing code makes with Thrust's
+// CUDA policies (thrust::device, thrust::cuda::par, par_nosync, .on(stream), the
 // allocator forms, device_vector iterators) to sweep, without editing any call site.
 //
 // How it works. For each routed call form, this header adds an overload of Thrust's own entry
@@ -45,6 +46,8 @@
 #include <sweep/copy_if.cuh>
 #include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
+#include <sweep/scan.cuh>
+#include <sweep/scan_by_key.cuh>
 #include <sweep/sort.cuh>
 
 THRUST_NAMESPACE_BEGIN
@@ -74,14 +77,32 @@ enum class routed_algorithm : int
   stable_sort,
   sort_by_key,
   stable_sort_by_key,
+  inclusive_scan,
+  exclusive_scan,
+  transform_inclusive_scan,
+  transform_exclusive_scan,
+  inclusive_scan_by_key,
+  exclusive_scan_by_key,
   count
 };
 
 //! The algorithm's name as Thrust spells it ("copy_if", ...); nullptr for an unknown value.
 inline const char* routed_algorithm_name(routed_algorithm algorithm)
 {
-  constexpr const char* names[] = {
-    "copy_if", "remove_copy_if", "sort", "stable_sort", "sort_by_key", "stable_sort_by_key"};
+  constexpr const char* names[] = {"copy_if",
+                                   "remove_copy_if",
+                                   "sort",
+                                   "stable_sort",
+                                   "sort_by_key",
+                                   "stable_sort_by_key",
+                                   "inclusive_scan",
+                                   "exclusive_scan",
+                                   "transform_inclusive_scan",
+                                   "transform_exclusive_scan",
+                                   "inclusive_scan_by_key",
+                                   "exclusive_scan_by_key"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(routed_algorithm::count),
+                "routed_algorithm_name: one name per algorithm");
   const int index = static_cast<int>(algorithm);
   return index >= 0 && index < static_cast<int>(routed_algorithm::count) ? names[index] : nullptr;
 }
@@ -227,49 +248,29 @@ __host__ auto to_sweep(thrust::cuda_cub::sweep_routed<Policy>& policy)
   return to_sweep(static_cast<Policy&>(policy));
 }
 
-// The host side of each overload: count, convert, call sweep qualified.
-template <class Policy, class... Args>
-__host__ auto copy_if(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::copy_if);
-  auto sweep_policy = to_sweep(policy);
-  return sweep::detail::copy_if(sweep_policy, args...);
-}
-template <class Policy, class... Args>
-__host__ auto remove_copy_if(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::remove_copy_if);
-  auto sweep_policy = to_sweep(policy);
-  return sweep::detail::remove_copy_if(sweep_policy, args...);
-}
-template <class Policy, class... Args>
-__host__ void sort(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::sort);
-  auto sweep_policy = to_sweep(policy);
-  sweep::detail::sort(sweep_policy, args...);
-}
-template <class Policy, class... Args>
-__host__ void stable_sort(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::stable_sort);
-  auto sweep_policy = to_sweep(policy);
-  sweep::detail::stable_sort(sweep_policy, args...);
-}
-template <class Policy, class... Args>
-__host__ void sort_by_key(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::sort_by_key);
-  auto sweep_policy = to_sweep(policy);
-  sweep::detail::sort_by_key(sweep_policy, args...);
-}
-template <class Policy, class... Args>
-__host__ void stable_sort_by_key(Policy& policy, Args... args)
-{
-  count_call(routed_algorithm::stable_sort_by_key);
-  auto sweep_policy = to_sweep(policy);
-  sweep::detail::stable_sort_by_key(sweep_policy, args...);
-}
+// The host side of each overload: count, convert, call sweep qualified. One definition for every
+// algorithm (SWEEP_OVERRIDE_HOST_SIDE, expanded once per algorithm below).
+#define SWEEP_OVERRIDE_HOST_SIDE(algorithm)                          \
+  template <class Policy, class... Args>                             \
+  __host__ decltype(auto) algorithm(Policy& policy, Args... args)    \
+  {                                                                  \
+    count_call(routed_algorithm::algorithm);                         \
+    auto sweep_policy = to_sweep(policy);                            \
+    return sweep::detail::algorithm(sweep_policy, args...);          \
+  }
+SWEEP_OVERRIDE_HOST_SIDE(copy_if)
+SWEEP_OVERRIDE_HOST_SIDE(remove_copy_if)
+SWEEP_OVERRIDE_HOST_SIDE(sort)
+SWEEP_OVERRIDE_HOST_SIDE(stable_sort)
+SWEEP_OVERRIDE_HOST_SIDE(sort_by_key)
+SWEEP_OVERRIDE_HOST_SIDE(stable_sort_by_key)
+SWEEP_OVERRIDE_HOST_SIDE(inclusive_scan)
+SWEEP_OVERRIDE_HOST_SIDE(exclusive_scan)
+SWEEP_OVERRIDE_HOST_SIDE(transform_inclusive_scan)
+SWEEP_OVERRIDE_HOST_SIDE(transform_exclusive_scan)
+SWEEP_OVERRIDE_HOST_SIDE(inclusive_scan_by_key)
+SWEEP_OVERRIDE_HOST_SIDE(exclusive_scan_by_key)
+#undef SWEEP_OVERRIDE_HOST_SIDE
 
 } // namespace thrust_override
 } // namespace detail
@@ -320,415 +321,124 @@ inline unsigned long long routed_calls(routed_algorithm algorithm)
   const thrust::cuda_cub::tag system{};                                                \
   SWEEP_OVERRIDE_ROUTED(algorithm, thrust::cuda_cub::tag, system, __VA_ARGS__)
 
+// SWEEP_UNPAREN (, a, b) -> , a, b and SWEEP_UNPAREN () -> nothing: the parenthesised lists of
+// SWEEP_OVERRIDE_CALL_FORM, each with its leading comma.
+#define SWEEP_UNPAREN(...) __VA_ARGS__
+
+// SWEEP_OVERRIDE_CALL_FORM(Ret, algorithm, It, TParams, Params, Args, Its): every overload of one
+// Thrust call form `Ret algorithm(policy, It first, It last, Params...)`, the one definition that
+// every routed algorithm and call form uses (four overloads):
+//  1. thrust::cuda_cub::algorithm(Policy&, ...) for wrapped policies only: runs sweep (found by ADL
+//     from 2. and 3.; host code only reaches it: the entry overloads' device path never wraps);
+//  2. the entry overload for rvalues and const lvalues `P&&` (thrust::device, par.on(s), par(alloc),
+//     a const policy variable): identity binding, better than Thrust's `const
+//     execution_policy_base<P>&`;
+//  3. the entry overload for non-const lvalues `thrust::execution_policy<P>&` (a policy variable):
+//     better than Thrust's entry (a nearer base) when a user calls thrust::sort(policy, ...), but
+//     worse than Thrust's own `cuda_cub::sort(cuda_cub::execution_policy<P>&, ...)` (a nearer base
+//     still) when Thrust's entry point calls `sort(derived_cast(exec), ...)` unqualified with the same
+//     non-const lvalue. So an instantiation of Thrust's entry point never reaches these overloads,
+//     and its body is the same in translation units with and without this header;
+//  4. the entry overload without a policy for device_vector iterators and device_ptr: more
+//     specialised than Thrust's (its first parameter is a class template specialisation, not any
+//     type), constrained to the iterators and systems for which Thrust itself picks its CUDA backend
+//     (the first range's iterator and Its..., which name the other iterator parameters).
+// TParams: the template parameters after It, Params the function parameters after `last`, Args
+// their names; each list in parentheses with a leading comma, or () (SWEEP_UNPAREN). Ret may name
+// It (4. defaults It to the device iterator type).
+#define SWEEP_OVERRIDE_CALL_FORM(Ret, algorithm, It, TParams, Params, Args, Its)                                   \
+  namespace cuda_cub                                                                                             \
+  {                                                                                                              \
+  template <class Policy, class It SWEEP_UNPAREN TParams, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0> \
+  __host__ Ret algorithm(Policy& policy, It first, It last SWEEP_UNPAREN Params)                                 \
+  {                                                                                                              \
+    return ::sweep::detail::thrust_override::algorithm(policy, first, last SWEEP_UNPAREN Args);                  \
+  }                                                                                                              \
+  }                                                                                                              \
+  _CCCL_EXEC_CHECK_DISABLE                                                                                       \
+  template <class P,                                                                                             \
+            class It SWEEP_UNPAREN TParams,                                                                      \
+            ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>                           \
+  _CCCL_HOST_DEVICE Ret algorithm(P&& policy, It first, It last SWEEP_UNPAREN Params)                            \
+  {                                                                                                              \
+    SWEEP_OVERRIDE_ROUTED(algorithm, ::cuda::std::remove_cvref_t<P>, policy, first, last SWEEP_UNPAREN Args);    \
+  }                                                                                                              \
+  _CCCL_EXEC_CHECK_DISABLE                                                                                       \
+  template <class Policy,                                                                                        \
+            class It SWEEP_UNPAREN TParams,                                                                      \
+            ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>                                \
+  _CCCL_HOST_DEVICE Ret algorithm(thrust::execution_policy<Policy>& policy, It first, It last SWEEP_UNPAREN Params) \
+  {                                                                                                              \
+    SWEEP_OVERRIDE_ROUTED(algorithm, Policy, static_cast<Policy&>(policy), first, last SWEEP_UNPAREN Args);      \
+  }                                                                                                              \
+  _CCCL_EXEC_CHECK_DISABLE                                                                                       \
+  template <template <class...> class Iter,                                                                      \
+            class... A,                                                                                          \
+            class It = Iter<A...> SWEEP_UNPAREN TParams,                                                         \
+            ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...> SWEEP_UNPAREN Its> = 0>      \
+  _CCCL_HOST_DEVICE Ret algorithm(Iter<A...> first, Iter<A...> last SWEEP_UNPAREN Params)                        \
+  {                                                                                                              \
+    SWEEP_OVERRIDE_NO_POLICY(algorithm, first, last SWEEP_UNPAREN Args);                                         \
+  }
+
 THRUST_NAMESPACE_BEGIN
-namespace cuda_cub
-{
 
-// The overloads that run sweep, found by ADL from the entry overloads below for wrapped policies
-// only (host code only reaches them: the entry overloads' device path never wraps).
-
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ OutputIt copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  return ::sweep::detail::thrust_override::copy_if(policy, first, last, result, pred);
-}
-
-template <class Policy,
-          class InputIt,
-          class StencilIt,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ OutputIt copy_if(Policy& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  return ::sweep::detail::thrust_override::copy_if(policy, first, last, stencil, result, pred);
-}
-
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ OutputIt remove_copy_if(Policy& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, result, pred);
-}
-
-template <class Policy,
-          class InputIt,
-          class StencilIt,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ OutputIt
-remove_copy_if(Policy& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  return ::sweep::detail::thrust_override::remove_copy_if(policy, first, last, stencil, result, pred);
-}
-
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void sort(Policy& policy, RandomIt first, RandomIt last)
-{
-  ::sweep::detail::thrust_override::sort(policy, first, last);
-}
-
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  ::sweep::detail::thrust_override::sort(policy, first, last, comp);
-}
-
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void stable_sort(Policy& policy, RandomIt first, RandomIt last)
-{
-  ::sweep::detail::thrust_override::stable_sort(policy, first, last);
-}
-
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void stable_sort(Policy& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  ::sweep::detail::thrust_override::stable_sort(policy, first, last, comp);
-}
-
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  ::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values);
-}
-
-template <class Policy,
-          class KeysIt,
-          class ValuesIt,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  ::sweep::detail::thrust_override::sort_by_key(policy, keys_first, keys_last, values, comp);
-}
-
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  ::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values);
-}
-
-template <class Policy,
-          class KeysIt,
-          class ValuesIt,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0>
-__host__ void stable_sort_by_key(Policy& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  ::sweep::detail::thrust_override::stable_sort_by_key(policy, keys_first, keys_last, values, comp);
-}
-
-} // namespace cuda_cub
-
-// ---- Entry overloads with a policy: better matches than Thrust's for its CUDA policy types ----------
-// Two per call form. (1) `P&&` for rvalues and const lvalues (thrust::device, par.on(s), par(alloc),
-// a const policy variable): identity binding, better than Thrust's `const execution_policy_base<P>&`.
-// (2) `thrust::execution_policy<P>&` for non-const lvalues (a policy variable): better than Thrust's
-// entry (a nearer base) when a user calls thrust::sort(policy, ...), but worse than Thrust's own
-// `cuda_cub::sort(cuda_cub::execution_policy<P>&, ...)` (a nearer base still) when Thrust's entry
-// point calls `sort(derived_cast(exec), ...)` unqualified with the same non-const lvalue. So an
-// instantiation of Thrust's entry point never reaches these overloads, and its body is the same in
-// translation units with and without this header.
-// The overloads are written out on purpose, one pair per Thrust call form with exactly Thrust's
-// parameter list (the same shape repeated), so that the overload set reads like Thrust's own.
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(P&& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(copy_if, Policy, static_cast<Policy&>(policy), first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(P&& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(copy_if, Policy, static_cast<Policy&>(policy), first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(P&& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(remove_copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(remove_copy_if, Policy, static_cast<Policy&>(policy), first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(P&& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(remove_copy_if, ::cuda::std::remove_cvref_t<P>, policy, first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class InputIt, class StencilIt, class OutputIt, class Pred, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(thrust::execution_policy<Policy>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_ROUTED(remove_copy_if, Policy, static_cast<Policy&>(policy), first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void sort(P&& policy, RandomIt first, RandomIt last)
-{
-  SWEEP_OVERRIDE_ROUTED(sort, ::cuda::std::remove_cvref_t<P>, policy, first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last)
-{
-  SWEEP_OVERRIDE_ROUTED(sort, Policy, static_cast<Policy&>(policy), first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void sort(P&& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(sort, ::cuda::std::remove_cvref_t<P>, policy, first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(sort, Policy, static_cast<Policy&>(policy), first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void stable_sort(P&& policy, RandomIt first, RandomIt last)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort, ::cuda::std::remove_cvref_t<P>, policy, first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort, Policy, static_cast<Policy&>(policy), first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void stable_sort(P&& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort, ::cuda::std::remove_cvref_t<P>, policy, first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class RandomIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort(thrust::execution_policy<Policy>& policy, RandomIt first, RandomIt last, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort, Policy, static_cast<Policy&>(policy), first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_ROUTED(sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_ROUTED(sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class P, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(P&& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, ::cuda::std::remove_cvref_t<P>, policy, keys_first, keys_last, values, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <class Policy, class KeysIt, class ValuesIt, class Compare, ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(thrust::execution_policy<Policy>& policy, KeysIt keys_first, KeysIt keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_ROUTED(stable_sort_by_key, Policy, static_cast<Policy&>(policy), keys_first, keys_last, values, comp);
-}
-
-// ---- Entry overloads without a policy: device_vector iterators and device_ptr -----------------------
-// More specialised than Thrust's (their first parameter is a class template specialisation, not any
-// type); constrained to the iterators and systems for which Thrust itself would pick its CUDA backend.
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, OutputIt> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(Iter<A...> first, Iter<A...> last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_NO_POLICY(copy_if, first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class StencilIt,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, StencilIt, OutputIt> = 0>
-_CCCL_HOST_DEVICE OutputIt copy_if(Iter<A...> first, Iter<A...> last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_NO_POLICY(copy_if, first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, OutputIt> = 0>
-_CCCL_HOST_DEVICE OutputIt remove_copy_if(Iter<A...> first, Iter<A...> last, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_NO_POLICY(remove_copy_if, first, last, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class StencilIt,
-          class OutputIt,
-          class Pred,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, StencilIt, OutputIt> = 0>
-_CCCL_HOST_DEVICE OutputIt
-remove_copy_if(Iter<A...> first, Iter<A...> last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  SWEEP_OVERRIDE_NO_POLICY(remove_copy_if, first, last, stencil, result, pred);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter, class... A, ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
-_CCCL_HOST_DEVICE void sort(Iter<A...> first, Iter<A...> last)
-{
-  SWEEP_OVERRIDE_NO_POLICY(sort, first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
-_CCCL_HOST_DEVICE void sort(Iter<A...> first, Iter<A...> last, Compare comp)
-{
-  SWEEP_OVERRIDE_NO_POLICY(sort, first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter, class... A, ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
-_CCCL_HOST_DEVICE void stable_sort(Iter<A...> first, Iter<A...> last)
-{
-  SWEEP_OVERRIDE_NO_POLICY(stable_sort, first, last);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>> = 0>
-_CCCL_HOST_DEVICE void stable_sort(Iter<A...> first, Iter<A...> last, Compare comp)
-{
-  SWEEP_OVERRIDE_NO_POLICY(stable_sort, first, last, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class ValuesIt,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_NO_POLICY(sort_by_key, keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class ValuesIt,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
-_CCCL_HOST_DEVICE void sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_NO_POLICY(sort_by_key, keys_first, keys_last, values, comp);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class ValuesIt,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values)
-{
-  SWEEP_OVERRIDE_NO_POLICY(stable_sort_by_key, keys_first, keys_last, values);
-}
-
-_CCCL_EXEC_CHECK_DISABLE
-template <template <class...> class Iter,
-          class... A,
-          class ValuesIt,
-          class Compare,
-          ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...>, ValuesIt> = 0>
-_CCCL_HOST_DEVICE void stable_sort_by_key(Iter<A...> keys_first, Iter<A...> keys_last, ValuesIt values, Compare comp)
-{
-  SWEEP_OVERRIDE_NO_POLICY(stable_sort_by_key, keys_first, keys_last, values, comp);
-}
+// Every routed call form, as Thrust declares it (thrust/copy.h, remove.h, sort.h, scan.h,
+// transform_scan.h; the scans by key in scan.h), where the release has them (util/cccl_compat.cuh).
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
+                         (, StencilIt stencil, OutputIt result, Pred pred), (, stencil, result, pred), (, StencilIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, remove_copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, remove_copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
+                         (, StencilIt stencil, OutputIt result, Pred pred), (, stencil, result, pred), (, StencilIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(void, sort, RandomIt, (), (), (), ())
+SWEEP_OVERRIDE_CALL_FORM(void, sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
+SWEEP_OVERRIDE_CALL_FORM(void, stable_sort, RandomIt, (), (), (), ())
+SWEEP_OVERRIDE_CALL_FORM(void, stable_sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
+SWEEP_OVERRIDE_CALL_FORM(void, sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM(void, sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
+                         (, values, comp), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM(void, stable_sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM(void, stable_sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
+                         (, values, comp), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt, class Op), (, OutputIt result, Op op), (, result, op), (, OutputIt))
+#if SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
+                         (, result, init, op), (, OutputIt))
+#endif
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt, class Init), (, OutputIt result, Init init), (, result, init), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
+                         (, result, init, op), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Op),
+                         (, OutputIt result, UnaryOp unary_op, Op op), (, result, unary_op, op), (, OutputIt))
+#if SWEEP_CCCL_HAS_TRANSFORM_INCLUSIVE_SCAN_INIT
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
+                         (, OutputIt result, UnaryOp unary_op, Init init, Op op), (, result, unary_op, init, op), (, OutputIt))
+#endif
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_exclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
+                         (, OutputIt result, UnaryOp unary_op, Init init, Op op), (, result, unary_op, init, op), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
+                         (, ValuesIt values, OutputIt result), (, values, result), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq),
+                         (, ValuesIt values, OutputIt result, Eq eq), (, values, result, eq), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq, class Op),
+                         (, ValuesIt values, OutputIt result, Eq eq, Op op), (, values, result, eq, op), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
+                         (, ValuesIt values, OutputIt result), (, values, result), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init),
+                         (, ValuesIt values, OutputIt result, Init init), (, values, result, init), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq),
+                         (, ValuesIt values, OutputIt result, Init init, Eq eq), (, values, result, init, eq), (, ValuesIt, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq, class Op),
+                         (, ValuesIt values, OutputIt result, Init init, Eq eq, Op op), (, values, result, init, eq, op),
+                         (, ValuesIt, OutputIt))
 
 THRUST_NAMESPACE_END
 
+#undef SWEEP_OVERRIDE_CALL_FORM
+#undef SWEEP_UNPAREN
 #undef SWEEP_OVERRIDE_NO_POLICY
 #undef SWEEP_OVERRIDE_ROUTED
 #undef SWEEP_OVERRIDE_DISPATCH

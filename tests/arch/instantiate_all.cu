@@ -6,6 +6,7 @@
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/remove.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
 
 #include <cuda/std/functional>
@@ -32,6 +33,13 @@ struct odd
 struct wide_value // over 8 bytes: sort_by_key sorts positions and gathers once
 {
   std::uint64_t a, b;
+};
+struct wide_combine // a 16-byte scan value that does not load as vectors (8-byte aligned)
+{
+  __host__ __device__ wide_value operator()(const wide_value& x, const wide_value& y) const
+  {
+    return {x.a + y.a, x.b ^ y.b};
+  }
 };
 
 //! The sort's four forms (keys ascending; keys descending, nosync; pairs with 4-byte values, moved
@@ -73,6 +81,15 @@ void sweep_instantiate_all(thrust::device_vector<float>& f,
   thrust::sort(sweep::par, i64.begin(), i64.end());
   thrust::stable_sort_by_key(sweep::par, i64.begin(), i64.end(), u32.begin(), cuda::std::greater<std::int64_t>());
   thrust::sort_by_key(sweep::par, d.begin(), d.end(), wide.begin());
+  // Scans: the packed tile state (4 bytes and less), the unpacked one, integer and in-order folds.
+  thrust::inclusive_scan(sweep::par, u32.begin(), u32.end(), u32.begin());
+  thrust::exclusive_scan(sweep::par_nosync, f.begin(), f.end(), f.begin(), 0.0f);
+  thrust::inclusive_scan(sweep::par, u8.begin(), u8.end(), u8.begin());
+  thrust::exclusive_scan(sweep::par, d.begin(), d.end(), d.begin(), 1.0, cuda::std::multiplies<double>());
+  thrust::inclusive_scan(sweep::par, wide.begin(), wide.end(), wide.begin(), wide_combine{});
+  // Scans by key: (value, head) items in the wide (8-byte) and unpacked tile state.
+  thrust::inclusive_scan_by_key(sweep::par, u32.begin(), u32.end(), u32.begin(), u32.begin());
+  thrust::exclusive_scan_by_key(sweep::par_nosync, u32.begin(), u32.end(), d.begin(), d.begin(), 0.5);
   sweep::histogram_even(sweep::par, f.begin(), f.end(), bins.begin(), 256, 0.0f, 1.0f);
   sweep::histogram_range(sweep::par, f.begin(), f.end(), f.begin(), f.begin() + 5, bins.begin());
   sweep::histogram(sweep::par, u32.begin(), u32.end(), bins.begin(), 256);

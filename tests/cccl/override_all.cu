@@ -9,7 +9,9 @@
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/remove.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
+#include <thrust/transform_scan.h>
 
 #include <cuda/std/functional>
 
@@ -54,8 +56,15 @@ struct is_odd
     return (x & 1) != 0;
   }
 };
+struct twice
+{
+  __host__ __device__ int operator()(int x) const
+  {
+    return 2 * x;
+  }
+};
 
-//! The six algorithms in each of their call forms, under one policy (passed as the caller passes it).
+//! The twelve algorithms in each of their call forms, under one policy (passed as the caller passes it).
 template <class Policy>
 void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::device_vector<int>& out,
                 thrust::device_vector<std::uint64_t>& values)
@@ -72,6 +81,28 @@ void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::devic
   thrust::sort_by_key(policy, keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
   thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), values.begin());
   thrust::stable_sort_by_key(policy, keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
+  thrust::inclusive_scan(policy, keys.begin(), keys.end(), out.begin());
+  thrust::inclusive_scan(policy, keys.begin(), keys.end(), out.begin(), cuda::std::plus<int>());
+#if SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT
+  thrust::inclusive_scan(policy, keys.begin(), keys.end(), out.begin(), 3, cuda::std::plus<int>());
+#endif
+  thrust::exclusive_scan(policy, keys.begin(), keys.end(), out.begin());
+  thrust::exclusive_scan(policy, keys.begin(), keys.end(), out.begin(), 3);
+  thrust::exclusive_scan(policy, keys.begin(), keys.end(), out.begin(), 3, cuda::std::plus<int>());
+  thrust::transform_inclusive_scan(policy, keys.begin(), keys.end(), out.begin(), twice{}, cuda::std::plus<int>());
+#if SWEEP_CCCL_HAS_TRANSFORM_INCLUSIVE_SCAN_INIT
+  thrust::transform_inclusive_scan(policy, keys.begin(), keys.end(), out.begin(), twice{}, 3, cuda::std::plus<int>());
+#endif
+  thrust::transform_exclusive_scan(policy, keys.begin(), keys.end(), out.begin(), twice{}, 3, cuda::std::plus<int>());
+  thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin());
+  thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), cuda::std::equal_to<int>());
+  thrust::inclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), cuda::std::equal_to<int>(),
+                                cuda::std::plus<int>());
+  thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin());
+  thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), 3);
+  thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>());
+  thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>(),
+                                cuda::std::plus<int>());
 }
 } // namespace
 
@@ -101,7 +132,14 @@ void sweep_override_all(thrust::device_vector<int>& keys, thrust::device_vector<
   thrust::stable_sort(keys.begin(), keys.end(), cuda::std::greater<int>());
   thrust::sort_by_key(keys.begin(), keys.end(), values.begin());
   thrust::stable_sort_by_key(keys.begin(), keys.end(), values.begin(), cuda::std::greater<int>());
+  thrust::inclusive_scan(keys.begin(), keys.end(), out.begin());
+  thrust::exclusive_scan(keys.begin(), keys.end(), out.begin(), 3, cuda::std::plus<int>());
+  thrust::transform_exclusive_scan(keys.begin(), keys.end(), out.begin(), twice{}, 3, cuda::std::plus<int>());
+  thrust::inclusive_scan_by_key(keys.begin(), keys.end(), keys.begin(), out.begin());
+  thrust::exclusive_scan_by_key(keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>(),
+                                cuda::std::plus<int>());
   const thrust::device_ptr<int> first = keys.data();
   thrust::sort(first, first + keys.size());
   thrust::copy_if(first, first + keys.size(), out.begin(), is_odd{});
+  thrust::inclusive_scan(first, first + keys.size(), out.begin(), cuda::std::plus<int>());
 }

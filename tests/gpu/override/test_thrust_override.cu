@@ -1,4 +1,4 @@
-// GPU tests of sweep/thrust_override.cuh: every Thrust CUDA policy form routes each of the six
+// GPU tests of sweep/thrust_override.cuh: every Thrust CUDA policy form routes each of the twelve
 // algorithms to sweep exactly once per call (routed_calls), with results equal to a host reference;
 // device-side calls, sweep's own policies and user overloads are left alone.
 // This TU includes the override, so "thrust::sort" here IS sweep: the references are std:: on the host.
@@ -10,7 +10,9 @@
 #include <thrust/functional.h>
 #include <thrust/host_vector.h>
 #include <thrust/remove.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
+#include <thrust/transform_scan.h>
 
 #include "common/counting_allocator.cuh"
 #include "common/test_utils.cuh"
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <vector>
 
 #ifndef SWEEP_THRUST_OVERRIDE
@@ -343,4 +346,130 @@ TEST_CASE("override: a more specialised user overload still wins", "[override]")
   thrust::sort(thrust::device, keys.begin(), keys.end(), user_space::reverse_marker{});
   CHECK(user_space::user_sort_calls == before + 1);
   CHECK(sorts() == 0);
+}
+
+namespace
+{
+struct squared
+{
+  __host__ __device__ int operator()(int x) const
+  {
+    return x * x;
+  }
+};
+} // namespace
+
+TEST_CASE("override: the scans route to sweep", "[override][scan]")
+{
+  stream_guard s;
+  auto in                 = sweep_test::random_vector<int>(n, sweep_test::test_seed() + 10);
+  std::vector<int> source = to_std(in);
+  // Host references in unsigned arithmetic (wrapping like the device's int scans).
+  std::vector<int> incl(n), excl(n), incl_init(n), tr_incl(n), tr_excl(n);
+  unsigned a = 0, b = 7, c = 5, d = 0, e = 3;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    const unsigned x = static_cast<unsigned>(source[i]);
+    excl[i]          = static_cast<int>(b);
+    tr_excl[i]       = static_cast<int>(e);
+    a += x;
+    b += x;
+    c += x;
+    d += x * x;
+    e += x * x;
+    incl[i]      = static_cast<int>(a);
+    incl_init[i] = static_cast<int>(c);
+    tr_incl[i]   = static_cast<int>(d);
+  }
+  thrust::device_vector<int> out(n);
+
+  routed_delta inclusive{routed_algorithm::inclusive_scan};
+  routed_delta exclusive{routed_algorithm::exclusive_scan};
+  routed_delta tr_inclusive{routed_algorithm::transform_inclusive_scan};
+  routed_delta tr_exclusive{routed_algorithm::transform_exclusive_scan};
+
+  auto end = thrust::inclusive_scan(thrust::device, in.begin(), in.end(), out.begin());
+  CHECK(end == out.end());
+  CHECK(to_std(out) == incl);
+  sweep_test::poison(out);
+  thrust::inclusive_scan(thrust::cuda::par_nosync.on(s.stream), in.begin(), in.end(), out.begin(), thrust::plus<int>());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(out) == incl);
+  sweep_test::poison(out);
+  thrust::inclusive_scan(in.begin(), in.end(), out.begin()); // no policy: device_vector iterators
+  CHECK(to_std(out) == incl);
+#if SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT
+  sweep_test::poison(out);
+  thrust::inclusive_scan(thrust::cuda::par.on(s.stream), in.begin(), in.end(), out.begin(), 5, thrust::plus<int>());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(out) == incl_init);
+#endif
+  sweep_test::poison(out);
+  thrust::exclusive_scan(thrust::device, in.begin(), in.end(), out.begin(), 7);
+  CHECK(to_std(out) == excl);
+  sweep_test::poison(out);
+  thrust::exclusive_scan(thrust::device, in.begin(), in.end(), out.begin(), 7, thrust::plus<int>());
+  CHECK(to_std(out) == excl);
+  sweep_test::poison(out);
+  auto policy = thrust::cuda::par.on(s.stream); // a non-const lvalue
+  thrust::transform_inclusive_scan(policy, in.begin(), in.end(), out.begin(), squared{}, thrust::plus<int>());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(out) == tr_incl);
+  sweep_test::poison(out);
+  thrust::transform_exclusive_scan(thrust::device, in.begin(), in.end(), out.begin(), squared{}, 3, thrust::plus<int>());
+  CHECK(to_std(out) == tr_excl);
+
+  CHECK(inclusive() == (SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT ? 4 : 3));
+  CHECK(exclusive() == 2);
+  CHECK(tr_inclusive() == 1);
+  CHECK(tr_exclusive() == 1);
+}
+
+TEST_CASE("override: the scans by key route to sweep", "[override][scan]")
+{
+  sweep_test::stream_guard s;
+  const std::size_t n = 50000;
+  std::vector<int> keys_h(n), values_h(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    keys_h[i]   = static_cast<int>((i / 7) % 13); // runs of 7 (neighbouring runs differ)
+    values_h[i] = static_cast<int>((i * 2654435761u) % 1000);
+  }
+  // Host references: per run, inclusive sums, and exclusive sums from 3.
+  std::vector<int> incl(n), excl(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    const bool head = i == 0 || keys_h[i] != keys_h[i - 1];
+    incl[i]         = head ? values_h[i] : incl[i - 1] + values_h[i];
+    excl[i]         = head ? 3 : excl[i - 1] + values_h[i - 1];
+  }
+  thrust::device_vector<int> keys(keys_h.begin(), keys_h.end()), values(values_h.begin(), values_h.end()), out(n);
+
+  routed_delta inclusive{routed_algorithm::inclusive_scan_by_key};
+  routed_delta exclusive{routed_algorithm::exclusive_scan_by_key};
+
+  auto end = thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), out.begin());
+  CHECK(end == out.end());
+  CHECK(to_std(out) == incl);
+  sweep_test::poison(out);
+  thrust::inclusive_scan_by_key(thrust::cuda::par_nosync.on(s.stream), keys.begin(), keys.end(), values.begin(),
+                                out.begin(), thrust::equal_to<int>(), thrust::plus<int>());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(out) == incl);
+  sweep_test::poison(out);
+  thrust::inclusive_scan_by_key(keys.begin(), keys.end(), values.begin(), out.begin()); // no policy
+  CHECK(to_std(out) == incl);
+  sweep_test::poison(out);
+  end = thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), out.begin(), 3);
+  CHECK(end == out.end());
+  CHECK(to_std(out) == excl);
+  sweep_test::poison(out);
+  auto policy = thrust::cuda::par.on(s.stream); // a non-const lvalue
+  thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), values.begin(), out.begin(), 3,
+                                thrust::equal_to<int>(), thrust::plus<int>());
+  REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+  CHECK(to_std(out) == excl);
+
+  CHECK(inclusive() == 3);
+  CHECK(exclusive() == 2);
 }

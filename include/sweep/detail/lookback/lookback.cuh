@@ -1,6 +1,7 @@
 // The decoupled look-back protocol (Merrill & Garland 2016) over tile_state: a warp-wide window
-// for one-slot states (compaction, scan) and a per-thread walk for many-slot states (onesweep's
-// per-digit offsets), plus the dynamic tile counter that guarantees forward progress.
+// for one-slot states (compaction) and a per-thread walk for many-slot states (onesweep's per-digit
+// offsets), the warp-wide look-back over value_tile_state for scans under any operator (in tile order,
+// reproducible for floating point), plus the dynamic tile counter that guarantees forward progress.
 #pragma once
 
 #include <cuda/atomic>
@@ -9,6 +10,8 @@
 #include <cstdint>
 
 #include <sweep/detail/lookback/tile_state.cuh>
+#include <sweep/detail/lookback/value_tile_state.cuh>
+#include <sweep/detail/util/warp_shuffle.cuh>
 
 namespace sweep
 {
@@ -198,6 +201,137 @@ __device__ Word thread_lookback_walk(
   }
   state.publish_inclusive(tile, slot, exclusive + aggregate);
   return exclusive;
+}
+
+//! Warp-wide look-back of tile `tile` (> 0) for a scan of values of T under the associative operator
+//! `op`, whose aggregate the caller (lane 0) has already published: finds the nearest predecessor
+//! with an inclusive prefix, combines it with the aggregates of the tiles after it, publishes this
+//! tile's inclusive prefix op(exclusive, aggregate) and returns the exclusive prefix (in lane 0; the
+//! other lanes' results are unspecified). All 32 lanes of one warp, equal arguments. Tile 0 publishes
+//! its inclusive prefix itself.
+//! The association is fixed, whatever the look-back finds when: the exclusive prefix of tile t is
+//! the strict left fold of the tile aggregates a_0 .. a_{t-1} (with the call's initial value, which
+//! tile 0 folds into its inclusive prefix, on the far left):
+//!   P_t = (...((a_0 (+) a_1) (+) a_2) ...) (+) a_{t-1}.
+//! By induction every inclusive prefix I_s is P_s (+) a_s, so starting from whichever I_s the look-back
+//! finds and folding a_{s+1} .. a_{t-1} into it from the left gives the same P_t bit for bit.
+//!  - Exact (integers, where every association gives the same result): the lanes' values are reduced
+//!    in tile order by a shuffle tree, window by window, and windows combine as they are found.
+//!  - Otherwise (floating point, user types): each window's values go to `window` (shared memory,
+//!    Capacity windows of 32 values) and lane 0 folds them strictly left to right once the inclusive
+//!    prefix is found. Where Capacity windows hold no inclusive prefix the warp polls the last window
+//!    again instead of reading further (it cannot fold what it does not keep); that terminates: the
+//!    lowest tile without an inclusive prefix has only inclusive predecessors, so it finishes, and so,
+//!    tile by tile, does every other.
+//! Lane l reads predecessor window_end - 1 - l; a window is used once every lane up to the nearest
+//! inclusive one has published something (its block is running: block_next_tile).
+template <bool Exact, int Capacity, unsigned BackoffNs = 0, class T, class Op>
+__device__ T warp_lookback_fold(const value_tile_state<T>& state,
+                                std::size_t tile,
+                                Op& op,
+                                const T& aggregate,
+                                T* window,
+                                unsigned initial_delay_ns = 0)
+{
+  static_assert(Exact || Capacity >= 1, "warp_lookback_fold: the fold keeps at least one window");
+  using state_t           = value_tile_state<T>;
+  using observation       = typename state_t::observation;
+  constexpr unsigned full = 0xffffffffu;
+  const int lane          = static_cast<int>(threadIdx.x % 32);
+  if (initial_delay_ns != 0)
+  {
+    __nanosleep(initial_delay_ns);
+  }
+  long long window_end = static_cast<long long>(tile);
+  int windows          = 0; // windows kept in `window` (fold) or combined into acc (exact)
+  T acc                = aggregate;
+  int stop             = 0;
+  lookback_backoff<BackoffNs> backoff;
+  while (true)
+  {
+    const long long pred = window_end - 1 - lane;
+    // Past tile 0 there is nothing: such lanes lie beyond tile 0's, which is inclusive once published.
+    observation o;
+    o.status = tile_status::aggregate;
+    if (pred >= 0)
+    {
+      o = state.poll(static_cast<std::size_t>(pred));
+    }
+    const unsigned inclusive_lanes = __ballot_sync(full, o.status == tile_status::inclusive);
+    const unsigned invalid_lanes   = __ballot_sync(full, o.status == tile_status::invalid);
+    const int hi                   = inclusive_lanes ? __ffs(static_cast<int>(inclusive_lanes)) - 1 : 31;
+    const unsigned needed          = hi == 31 ? full : ((2u << hi) - 1u);
+    if ((invalid_lanes & needed) != 0 || (!Exact && inclusive_lanes == 0 && windows + 1 == Capacity))
+    {
+      backoff();
+      continue;
+    }
+    state_t::acquire_values();
+    T v = aggregate;
+    if (lane <= hi)
+    {
+      v = state.value(static_cast<std::size_t>(pred), o);
+    }
+    if constexpr (Exact)
+    {
+      // Lanes hi..0 in tile order (lane hi is the oldest) into lane 0.
+#pragma unroll
+      for (int offset = 1; offset < 32; offset *= 2)
+      {
+        const T older = shuffle_down(v, offset);
+        if (lane % (2 * offset) == 0 && lane + offset <= hi)
+        {
+          v = op(older, v);
+        }
+      }
+      acc = windows == 0 ? v : op(v, acc);
+      ++windows;
+      if (inclusive_lanes)
+      {
+        break;
+      }
+    }
+    else
+    {
+      if (lane <= hi)
+      {
+        window[windows * 32 + lane] = v;
+      }
+      if (inclusive_lanes)
+      {
+        stop = hi;
+        break;
+      }
+      ++windows;
+    }
+    window_end -= 32;
+  }
+  if constexpr (!Exact)
+  {
+    __syncwarp();
+    if (lane == 0)
+    {
+      const T* const last = window + windows * 32;
+      acc                 = last[stop];
+      for (int l = stop - 1; l >= 0; --l)
+      {
+        acc = op(acc, last[l]);
+      }
+      for (int k = windows - 1; k >= 0; --k)
+      {
+        for (int l = 31; l >= 0; --l)
+        {
+          acc = op(acc, window[k * 32 + l]);
+        }
+      }
+    }
+    __syncwarp(); // `window` is read before the caller reuses it
+  }
+  if (lane == 0)
+  {
+    state.publish(tile, tile_status::inclusive, op(acc, aggregate));
+  }
+  return acc;
 }
 
 } // namespace detail

@@ -51,6 +51,7 @@ static_assert(CUB_VERSION == THRUST_VERSION,
 #include <thrust/detail/execute_with_allocator.h>
 #include <thrust/detail/execution_policy.h>
 #include <thrust/detail/temporary_buffer.h>
+#include <thrust/detail/type_traits.h>
 #include <thrust/iterator/detail/minimum_system.h>
 #include <thrust/iterator/detail/normal_iterator.h>
 #include <thrust/system/cuda/detail/copy_if.h>
@@ -166,6 +167,17 @@ inline constexpr bool radix_sorts_key_v =
   CCCL_VERSION >= 2007000
   || !(::cuda::std::is_same<::cuda::std::remove_cv_t<Key>, __half>::value
        || ::cuda::std::is_same<::cuda::std::remove_cv_t<Key>, __nv_bfloat16>::value);
+
+//! The result type of calling F with Args (Thrust's own trait: what its transform scans use, and it
+//! handles what std::invoke_result cannot query on the host).
+template <class F, class... Args>
+using invoke_result_t = thrust::detail::invoke_result_t<F, Args...>;
+
+//! thrust::inclusive_scan with an initial value (and its CUDA backend's overload) exists from 2.7 on,
+//! thrust::transform_inclusive_scan with one from 2.8 on (thrust_override.cuh routes them there).
+#define SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT (CCCL_VERSION >= 2007000)
+#define SWEEP_CCCL_HAS_TRANSFORM_INCLUSIVE_SCAN_INIT (CCCL_VERSION >= 2008000)
+inline constexpr bool has_inclusive_scan_init = SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT;
 
 } // namespace cccl
 } // namespace detail

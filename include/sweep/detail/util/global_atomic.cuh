@@ -15,6 +15,8 @@
 
 #include <cuda/atomic>
 
+#include <vector_types.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -134,6 +136,35 @@ __device__ __forceinline__ Word global_atomic_fetch_add(Word* p, Word value)
     }
     return static_cast<Word>(old);
   }
+}
+
+//! Two 64-bit words at `p` (global memory, 16-byte aligned) read as one 128-bit access at GPU scope
+//! (PTX ld.b128, sm_70 and newer: a single memory operation, so both halves come from the same
+//! store); Order: relaxed.
+template <cuda::std::memory_order Order>
+__device__ __forceinline__ ulonglong2 global_atomic_load_128(const unsigned long long* p)
+{
+  static_assert(Order == cuda::std::memory_order_relaxed, "global_atomic_load_128: relaxed");
+  const auto address = __cvta_generic_to_global(p);
+  ulonglong2 v;
+  asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+               : "=l"(v.x), "=l"(v.y)
+               : "l"(address)
+               : "memory");
+  return v;
+}
+
+//! Stores two 64-bit words at `p` (global memory, 16-byte aligned) as one 128-bit access at GPU
+//! scope (PTX st.b128); Order: relaxed.
+template <cuda::std::memory_order Order>
+__device__ __forceinline__ void global_atomic_store_128(unsigned long long* p, ulonglong2 v)
+{
+  static_assert(Order == cuda::std::memory_order_relaxed, "global_atomic_store_128: relaxed");
+  const auto address = __cvta_generic_to_global(p);
+  asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%0, %1};\n\tst.relaxed.gpu.global.b128 [%2], t;\n\t}"
+               :
+               : "l"(v.x), "l"(v.y), "l"(address)
+               : "memory");
 }
 
 } // namespace detail

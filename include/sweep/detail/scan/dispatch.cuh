@@ -1,0 +1,101 @@
+// Host side of sweep's scan: plans the tiles, allocates and clears the tile state, launches the
+// single-pass kernel. One memset and one kernel (a lone tile: the kernel only, no temporary storage);
+// nothing is read back, so with par_nosync the call never waits for the GPU and can be captured into
+// a CUDA graph.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <sweep/detail/lookback/value_tile_state.cuh>
+#include <sweep/detail/scan/kernels.cuh>
+#include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/util/error.hpp>
+#include <sweep/detail/util/kernel_tuning.cuh>
+#include <sweep/detail/util/policy.cuh>
+#include <sweep/detail/util/temp_storage.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+namespace scan_impl
+{
+
+template <class It>
+bool aligned16(It it)
+{
+  if constexpr (std::is_pointer<It>::value)
+  {
+    return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+  }
+  else
+  {
+    return false;
+  }
+}
+
+//! Scans the n items at `input` into `output` with accumulator type T under `op` (Mode: inclusive or
+//! exclusive, with or without `init`). Contiguous iterators must already be unwrapped to raw
+//! pointers. Synchronizes the policy's stream only where the policy asks for it (synchronize_optional:
+//! sweep::par yes, par_nosync no). `name` names the public call in errors. Throws
+//! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
+template <class T, class Mode, class Choice = tuned, class Derived, class InputIt, class OutputIt, class Op>
+__host__ void dispatch(execution_policy<Derived>& policy,
+                       InputIt input,
+                       std::uint64_t n,
+                       OutputIt output,
+                       Op op,
+                       const T& init,
+                       const char* name)
+{
+  using params_t        = kernel_params<InputIt, OutputIt, T, Op>;
+  using state_t         = value_tile_state<T>;
+  constexpr auto kernel = &scan_kernel<T, Mode, Choice, InputIt, OutputIt, Op>;
+  if (n == 0)
+  {
+    return;
+  }
+  throw_on_pending_error("sweep: scan: an earlier CUDA call left this error");
+
+  // The tile of the tuning the kernel's code was compiled with, and the blocks of it the device holds.
+  const kernel_launch<tile_dims>& launch = kernel_launch_for<kernel, tile_dims>(
+    [](int arch) { return tile_dims_for<T, Choice>(arch); }, [](const tile_dims& tile) { return tile.block_threads; });
+  const scan_plan plan = make_scan_plan(n, launch.tile.tile_items, launch.resident_blocks, launch.tile.spread_bytes,
+                                        state_t::status_word_bytes);
+  if (plan.tiles > max_tiles)
+  {
+    throw_invalid_argument(name, "last - first", "needs more tiles than one launch can hold");
+  }
+
+  const cudaStream_t stream = stream_of(policy);
+  const bool lone           = plan.tiles == 1;
+  // Part 0: the tile counter; part 1: the tile state. Cleared together by one memset (the state's
+  // status words; its value words are written before they are read).
+  const temp_layout<2> layout =
+    lone ? temp_layout<2>{} : temp_layout<2>{sizeof(unsigned long long), state_t::bytes(plan.tiles, plan.stride)};
+  temp_storage<execution_policy<Derived>, 2> storage(policy, layout);
+  unsigned char* const temp = static_cast<unsigned char*>(storage.data());
+
+  params_t params{input, output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output)};
+  if (!lone)
+  {
+    params.tile_counter = reinterpret_cast<unsigned long long*>(temp);
+    params.state        = state_t::at(temp + layout.offsets[1], plan.tiles, plan.stride);
+    throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + state_t::status_bytes(plan.tiles, plan.stride), stream),
+                   "sweep: scan: clearing the tile state");
+  }
+  kernel<<<plan.grid, launch.tile.block_threads, 0, stream>>>(params);
+  // From here the kernel may run: should anything below throw, the stream is drained before the
+  // temporary storage goes back.
+  const drain_stream_on_throw drain{stream};
+  check_launch("sweep: scan_kernel launch");
+  synchronize_optional(policy, "sweep: scan: synchronizing");
+}
+
+} // namespace scan_impl
+} // namespace detail
+} // namespace sweep

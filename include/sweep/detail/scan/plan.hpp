@@ -1,0 +1,168 @@
+// Host-side arithmetic of sweep's scan: which accumulator types the kernel takes and how they load,
+// the tile of each architecture's tuning, and the tile count, grid and tile-state spread of a call.
+// Plain C++ (host-only unit tests include it); the dispatcher and the kernel take every number from
+// here.
+#pragma once
+
+#include <sweep/detail/scan/tuning.hpp>
+#include <sweep/detail/util/arch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace sweep
+{
+namespace detail
+{
+namespace scan_impl
+{
+
+//! Accumulator types sweep's kernel takes (else the scan runs Thrust's): trivially copyable (values
+//! cross the tile state and shuffles as bytes), aligned to at most 16 bytes, at most max_item_bytes.
+template <class T>
+inline constexpr bool supported_type =
+  std::is_trivially_copyable<T>::value && alignof(T) <= 16 && sizeof(T) <= max_item_bytes;
+
+//! Loadable as raw 16-byte vectors: a power-of-two size up to 16 bytes, aligned to its size.
+template <class T>
+inline constexpr bool vectorizable_type = std::is_trivially_copyable<T>::value && sizeof(T) <= row_bytes
+                                       && (sizeof(T) & (sizeof(T) - 1)) == 0 && alignof(T) == sizeof(T);
+
+//! An item of a scan by key (by_key.cuh): a value of T and a segment-head flag.
+template <class T>
+struct segment_item;
+
+template <class T>
+inline constexpr bool is_segment_item = false;
+template <class T>
+inline constexpr bool is_segment_item<segment_item<T>> = true;
+
+//! Items a lane holds side by side in a row of a scan by key (by_key.cuh loads them as vectors from
+//! the keys and the values): 4 for values of 1, 2 and 4 bytes, 2 for 8-byte ones, 1 otherwise (and for
+//! every other type: rows of one item, or tile_shape's 16-byte vectors).
+template <class T>
+inline constexpr int segment_vec = 1;
+template <class V>
+inline constexpr int segment_vec<segment_item<V>> =
+  std::is_trivially_copyable<V>::value && (sizeof(V) & (sizeof(V) - 1)) == 0 && sizeof(V) <= 8 ? (sizeof(V) == 8 ? 2 : 4)
+                                                                                                   : 1;
+
+//! Values whose look-back folds the predecessors strictly in tile order (lookback.cuh,
+//! warp_lookback_fold): all but integers, for which every association gives the same result.
+template <class T>
+inline constexpr bool folds_in_order = !std::is_integral<T>::value;
+//! Scans by key: as their values (the segmented operator over integers is exact too).
+template <class T>
+inline constexpr bool folds_in_order<segment_item<T>> = folds_in_order<T>;
+
+//! The size class of a tuning's per-type choices: 4-byte values that fold in order.
+template <class T>
+inline constexpr bool fold4_class = folds_in_order<T> && sizeof(T) == 4;
+
+//! The scan's own tuning (tuning_for of the kernel's architecture), or a struct a benchmark or test
+//! forces.
+struct tuned
+{};
+template <class Choice, int Arch>
+using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value, tuning_for<Arch>, Choice>;
+
+//! The shape of a scan tile of accumulator type T under Tuning. Item order (agent.cuh): warp w, row j,
+//! lane l, item v of the row's vector:
+//!   tile * tile_items + w * warp_items + j * (32 * vec) + l * vec + v,
+//! so a warp covers one contiguous span and each of its rows one coalesced 32-vector stretch.
+template <class T, class Tuning>
+struct tile_shape
+{
+  static constexpr bool vectorizable = vectorizable_type<T>;
+  static constexpr int vec           = vectorizable ? static_cast<int>(row_bytes / sizeof(T)) : segment_vec<T>;
+  static constexpr int block_threads = fold4_class<T> ? Tuning::block_threads_fold4 : Tuning::block_threads;
+  static constexpr int warps         = block_threads / 32;
+  static constexpr int rows          = segment_vec<T> > 1 ? Tuning::rows_segmented
+                                     : !vectorizable      ? (sizeof(T) >= static_cast<std::size_t>(Tuning::item_bytes) ? 1 : static_cast<int>(Tuning::item_bytes / sizeof(T)))
+                                     : sizeof(T) == 1 ? Tuning::rows_1byte
+                                     : sizeof(T) == 2 ? Tuning::rows_2byte
+                                                      : Tuning::rows;
+  static constexpr int items_per_thread   = rows * vec;
+  static constexpr std::uint64_t warp_items = static_cast<std::uint64_t>(32) * items_per_thread;
+  static constexpr std::uint64_t tile_items = static_cast<std::uint64_t>(block_threads) * items_per_thread;
+  //! Look-back windows of 32 values kept for the in-order fold (at least 1, at most 32).
+  static constexpr int fold_windows = Tuning::fold_window_bytes / (32 * static_cast<int>(sizeof(T))) < 1 ? 1
+                                    : Tuning::fold_window_bytes / (32 * static_cast<int>(sizeof(T))) > 32
+                                      ? 32
+                                      : Tuning::fold_window_bytes / (32 * static_cast<int>(sizeof(T)));
+};
+
+//! Blocks an SM a kernel over items of T under Tuning is compiled for (__launch_bounds__). Variables,
+//! not functions: device code reads them without --expt-relaxed-constexpr.
+template <class T, class Tuning>
+inline constexpr int blocks_per_sm_for = fold4_class<T>     ? Tuning::blocks_per_sm_fold4
+                                       : is_segment_item<T> ? Tuning::blocks_per_sm_segmented
+                                       : sizeof(T) <= 2     ? Tuning::blocks_per_sm_small
+                                       : sizeof(T) <= 8     ? Tuning::blocks_per_sm
+                                                            : Tuning::blocks_per_sm_wide;
+
+//! The look-back's first sleep of a kernel over items of T under Tuning (where blocks loop).
+template <class T, class Tuning>
+inline constexpr unsigned lookback_delay_for = fold4_class<T> ? Tuning::lookback_delay_ns_fold4 : Tuning::lookback_delay_ns;
+
+//! What the host needs of a tile_shape, for the tuning chosen at run time (dispatch.cuh).
+struct tile_dims
+{
+  int block_threads        = 0;
+  std::uint64_t tile_items = 0;
+  std::uint32_t spread_bytes = 0; //!< Tuning::state_spread_bytes
+};
+
+//! The tile of accumulator type T under the tuning of architecture `arch` (util/arch.hpp): the tile
+//! that a kernel whose code was compiled for `arch` uses.
+template <class T, class Choice = tuned>
+tile_dims tile_dims_for(int arch)
+{
+  return with_tuning_arch(arch, [](auto a) {
+    using tuning = tuning_of<Choice, decltype(a)::value>;
+    using shape  = tile_shape<T, tuning>;
+    return tile_dims{shape::block_threads, shape::tile_items, static_cast<std::uint32_t>(tuning::state_spread_bytes)};
+  });
+}
+
+//! Items of a tile of accumulator type T on architecture `arch` (tests size their inputs around it).
+template <class T>
+std::size_t tile_items_for(int arch)
+{
+  return static_cast<std::size_t>(tile_dims_for<T>(arch).tile_items);
+}
+
+//! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the
+//! resident blocks, which loop over tiles).
+inline constexpr std::uint64_t max_tiles = 0x7fffffffull;
+
+//! What one call runs.
+struct scan_plan
+{
+  std::uint64_t tiles = 0;
+  unsigned grid       = 0;
+  //! Status words between two tiles' (value_tile_state::stride): spread_bytes apart where there are
+  //! more tiles than blocks (blocks loop, ~1000 look-backs poll the newest tiles), packed otherwise.
+  std::uint32_t stride = 1;
+};
+
+//! n items (> 0) in tiles of `tile_items`, at most `resident_blocks` blocks, status words of
+//! `status_word_bytes` bytes.
+inline scan_plan make_scan_plan(std::uint64_t n,
+                                std::uint64_t tile_items,
+                                std::uint64_t resident_blocks,
+                                std::uint32_t spread_bytes,
+                                std::uint32_t status_word_bytes)
+{
+  scan_plan plan;
+  plan.tiles = (n + tile_items - 1) / tile_items;
+  plan.grid  = static_cast<unsigned>(plan.tiles < resident_blocks ? plan.tiles : resident_blocks);
+  const std::uint32_t spread = spread_bytes / status_word_bytes;
+  plan.stride                = plan.tiles > plan.grid && spread > 1 ? spread : 1;
+  return plan;
+}
+
+} // namespace scan_impl
+} // namespace detail
+} // namespace sweep

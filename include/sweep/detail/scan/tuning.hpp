@@ -1,0 +1,137 @@
+// Tuning of sweep's scan kernel: one named struct per architecture, and tuning_for, the one place
+// that chooses among them by the architectures of util/arch.hpp. Plain C++ (no CUDA keywords) so that
+// the host-only unit tests can check the tile arithmetic built on it. Laid out like
+// copy_if/tuning.hpp.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <sweep/detail/util/arch.hpp>
+
+namespace sweep
+{
+namespace detail
+{
+namespace scan_impl
+{
+
+//! The largest accumulator type sweep's kernel takes, on every architecture (decided on the host at
+//! compile time): a thread holds its items, their row's exclusive prefixes and the rows' totals in
+//! registers. Larger types, and types aligned beyond 16 bytes, run Thrust's scan.
+inline constexpr std::size_t max_item_bytes = 64;
+
+//! Bytes of input a thread loads per row where items load as 16-byte vectors (size-aligned powers of
+//! two up to 16 bytes): one vector.
+inline constexpr int row_bytes = 16;
+
+//! sm_90 (H200). A tile is block_threads threads x rows x one 16-byte vector of items a thread, the
+//! rows of a warp contiguous (agent.cuh, the item order). Types that do not load as vectors take
+//! rows of one item, as many as fill about item_bytes a thread.
+struct tuning_sm90
+{
+  //! Threads a block: 512; 1024 for 4-byte values that fold in order (floating point and user types:
+  //! lookback.cuh, warp_lookback_fold), where half as many tiles make half as many sequential folds.
+  static constexpr int block_threads       = 512;
+  static constexpr int block_threads_fold4 = 1024;
+  //! Rows (16-byte vectors) a thread holds: 64 bytes a thread, in flight and in registers (one item a
+  //! register after the load: 16 for 4-byte items, 32 for 1- and 2-byte ones).
+  static constexpr int rows       = 4;
+  static constexpr int rows_2byte = 4;
+  static constexpr int rows_1byte = 4;
+  //! Rows of a scan by key whose values load as vectors (plan.hpp, segment_vec: 4 items a row for
+  //! values of up to 4 bytes, 2 for 8-byte ones).
+  static constexpr int rows_segmented = 4;
+  //! Bytes a thread holds of types that do not load as vectors (at least one item).
+  static constexpr int item_bytes = 64;
+  //! Blocks an SM the kernel is compiled for (__launch_bounds__), by item size: 3 (40 registers) for
+  //! 4- and 8-byte items; 2 for the 1024-thread blocks of 4-byte in-order folds, for 1- and 2-byte
+  //! items (their 32 item registers spill at 40: u16 2^28 0.617 ms at 3 blocks, 0.336 at 2) and for
+  //! items over 8 bytes (16-byte affine maps 1.31 ms at 3, 1.16 at 2). Measured on the H200:
+  //! docs/design/scan.md, variants.
+  static constexpr int blocks_per_sm       = 3;
+  static constexpr int blocks_per_sm_small = 2;
+  static constexpr int blocks_per_sm_fold4 = 2;
+  static constexpr int blocks_per_sm_wide  = 2;
+  //! Scans by key ((value, head) items, by_key.cuh): 2 (64 registers). At 3 (40 registers) the
+  //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
+  static constexpr int blocks_per_sm_segmented = 2;
+  //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
+  //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
+  //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
+  //! blocks (measured there only).
+  static constexpr unsigned lookback_delay_ns       = 1000;
+  static constexpr unsigned lookback_delay_ns_fold4 = 500;
+  //! Bytes between two tiles' status words where blocks loop over tiles: 64, a line (L2 sector pair)
+  //! of their own (packed words 8 bytes apart measured 2-3% slower).
+  static constexpr int state_spread_bytes = 64;
+  //! Shared memory a block keeps for the look-back windows it folds in order (floating point and user
+  //! types; lookback.cuh, warp_lookback_fold): 8 KiB, at most 32 windows of 32 values.
+  static constexpr int fold_window_bytes = 8192;
+};
+
+//! sm_80 (2048 threads, 164 KB an SM): sm_90's tuning (the scan has no schedule that needs bulk
+//! copies). Not measured (only an H200 was at hand).
+struct tuning_sm80 : tuning_sm90
+{};
+
+//! sm_86, sm_89 and sm_120 (1536 threads, 100 KB an SM): sized from those documented limits, not
+//! measured: 3 blocks of 512 threads would be all the SM's threads at 40 registers, which spilled
+//! for some types on sm_90 already; 2 blocks (64 registers), and one of the 1024-thread blocks.
+struct tuning_sm86 : tuning_sm90
+{
+  static constexpr int blocks_per_sm       = 2;
+  static constexpr int blocks_per_sm_fold4 = 1;
+};
+
+//! sm_75 (1024 threads and 64 KB of shared memory an SM): 2 blocks of 512 threads, or one of 1024, are
+//! all the SM's threads (64 registers). Sized from documented limits, not measured.
+struct tuning_sm75 : tuning_sm90
+{
+  static constexpr int blocks_per_sm       = 2;
+  static constexpr int blocks_per_sm_fold4 = 1;
+};
+
+//! The tuning of each of sweep's architectures (util/arch.hpp). Arch 0 (the host compiler's pass)
+//! parses with sm_90's.
+template <int Arch>
+using tuning_for = std::conditional_t<
+  Arch == 750,
+  tuning_sm75,
+  std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
+
+//! Static shared memory a block takes at most: the fold windows, one value a warp (the warps'
+//! totals, at most max_item_bytes each), the tile's prefix and the tile index, with padding.
+template <class Tuning>
+constexpr std::size_t block_shared_bytes()
+{
+  return static_cast<std::size_t>(Tuning::fold_window_bytes)
+       + ((Tuning::block_threads > Tuning::block_threads_fold4 ? Tuning::block_threads : Tuning::block_threads_fold4) / 32 + 1)
+           * max_item_bytes
+       + 64;
+}
+
+//! Tuning fits `limits`: blocks_per_sm blocks of block_threads threads with their shared memory are
+//! resident at once, and the shared memory stays within a block's static limit.
+template <class Tuning>
+constexpr bool fits(const arch_limits& limits)
+{
+  return blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm, block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_small, block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_wide, block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_segmented, block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::block_threads_fold4, Tuning::blocks_per_sm_fold4, block_shared_bytes<Tuning>())
+      && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
+      && Tuning::block_threads_fold4 % 32 == 0
+      && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1;
+}
+
+static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
+                && fits<tuning_for<860>>(limits_of(860)) && fits<tuning_for<890>>(limits_of(890))
+                && fits<tuning_for<900>>(limits_of(900)) && fits<tuning_for<1000>>(limits_of(1000))
+                && fits<tuning_for<1200>>(limits_of(1200)),
+              "scan tuning: a struct does not fit the architecture it is chosen for");
+
+} // namespace scan_impl
+} // namespace detail
+} // namespace sweep

@@ -1,0 +1,112 @@
+// Host-only checks of the scan's tile arithmetic: which accumulator types the kernel takes and how
+// they load, tile shapes under each architecture's tuning, the fold windows, and tile counts, grids and
+// tile-state spread past 2^31 items.
+#include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/scan/tuning.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+
+namespace sc = sweep::detail::scan_impl;
+
+namespace
+{
+template <class T>
+using shape90 = sc::tile_shape<T, sc::tuning_sm90>;
+struct s12
+{
+  std::int32_t a, b, c;
+};
+struct alignas(16) s16
+{
+  std::uint32_t w[4];
+};
+struct s64
+{
+  double d[8];
+};
+struct s72
+{
+  double d[9];
+};
+struct alignas(32) over_aligned
+{
+  double d[4];
+};
+} // namespace
+
+TEST_CASE("scan: supported and vectorizable accumulator types", "[scan]")
+{
+  STATIC_REQUIRE(sc::supported_type<std::uint8_t>);
+  STATIC_REQUIRE(sc::supported_type<s64>);
+  STATIC_REQUIRE_FALSE(sc::supported_type<s72>);
+  STATIC_REQUIRE_FALSE(sc::supported_type<over_aligned>);
+  STATIC_REQUIRE(sc::vectorizable_type<float>);
+  STATIC_REQUIRE(sc::vectorizable_type<s16>);
+  STATIC_REQUIRE_FALSE(sc::vectorizable_type<s12>);
+}
+
+TEST_CASE("scan: sm_90 tile shapes", "[scan]")
+{
+  // 512 threads (1024 for 4-byte values that fold in order); a row is one 16-byte vector, 4 rows.
+  CHECK(shape90<std::uint32_t>::vec == 4);
+  CHECK(shape90<std::uint32_t>::rows == 4);
+  CHECK(shape90<std::uint32_t>::tile_items == 512u * 16u);
+  CHECK(shape90<std::uint32_t>::warp_items == 32u * 16u);
+  CHECK(shape90<double>::tile_items == 512u * 8u);
+  CHECK(shape90<s16>::tile_items == 512u * 4u);
+  CHECK(shape90<float>::block_threads == 1024);
+  CHECK(shape90<float>::tile_items == 1024u * 16u);
+  CHECK(shape90<std::uint16_t>::items_per_thread == 32);
+  CHECK(shape90<std::uint8_t>::items_per_thread == 64);
+  CHECK(sc::blocks_per_sm_for<std::uint32_t, sc::tuning_sm90> == 3);
+  CHECK(sc::blocks_per_sm_for<float, sc::tuning_sm90> == 2);
+  CHECK(sc::blocks_per_sm_for<std::uint8_t, sc::tuning_sm90> == 2);
+  CHECK(sc::blocks_per_sm_for<double, sc::tuning_sm90> == 3);
+  CHECK(sc::blocks_per_sm_for<s16, sc::tuning_sm90> == 2);
+  CHECK(sc::lookback_delay_for<float, sc::tuning_sm90> == 500);
+  CHECK(sc::lookback_delay_for<std::uint32_t, sc::tuning_sm90> == 1000);
+  // Types that do not load as vectors: rows of one item, about item_bytes a thread.
+  CHECK(shape90<s12>::vec == 1);
+  CHECK(shape90<s12>::rows == 64 / 12);
+  CHECK(shape90<s64>::rows == 1);
+  // Fold windows: 8 KiB of shared memory, between 1 and 32 windows of 32 values.
+  CHECK(shape90<float>::fold_windows == 32);
+  CHECK(shape90<double>::fold_windows == 32);
+  CHECK(shape90<s16>::fold_windows == 16);
+  CHECK(shape90<s64>::fold_windows == 4);
+}
+
+TEST_CASE("scan: every architecture's tile", "[scan]")
+{
+  for (int arch : sweep::detail::tuning_archs)
+  {
+    const sc::tile_dims dims = sc::tile_dims_for<float>(arch);
+    CHECK(dims.block_threads % 32 == 0);
+    CHECK(dims.tile_items == static_cast<std::uint64_t>(dims.block_threads) * 16u);
+    CHECK(sc::tile_items_for<float>(arch) == dims.tile_items);
+  }
+}
+
+TEST_CASE("scan: plans past 2^31 items", "[scan]")
+{
+  // One tile: one block, packed state.
+  sc::scan_plan one = sc::make_scan_plan(100, 8192, 264, 64, 8);
+  CHECK(one.tiles == 1);
+  CHECK(one.grid == 1);
+  CHECK(one.stride == 1);
+  // Fewer tiles than resident blocks: every tile its block, packed state.
+  sc::scan_plan few = sc::make_scan_plan(8192 * 100 + 1, 8192, 264, 64, 8);
+  CHECK(few.tiles == 101);
+  CHECK(few.grid == 101);
+  CHECK(few.stride == 1);
+  // More: the grid is the resident blocks, the status words 64 bytes apart.
+  const std::uint64_t n = (std::uint64_t(1) << 33) + 5;
+  sc::scan_plan many    = sc::make_scan_plan(n, 8192, 264, 64, 8);
+  CHECK(many.tiles == (n + 8191) / 8192);
+  CHECK(many.grid == 264);
+  CHECK(many.stride == 8);
+  CHECK(sc::make_scan_plan(n, 8192, 264, 64, 4).stride == 16);
+  CHECK(many.tiles < sc::max_tiles);
+}
