@@ -94,7 +94,7 @@ void check_tuning(const char* name)
          : schedule == ci::tile_schedule::specialized ? ci::specialized_dynamic_bytes<T, tuning>()
                                                       : std::size_t(0);
   });
-  const int extra = schedule == ci::tile_schedule::specialized ? ci::specialized_extra_threads : 0;
+  const int extra = schedule == ci::tile_schedule::specialized ? sweep::detail::pipeline_extra_threads : 0;
   CHECK(real.tile.bulk_shared == dynamic);
   CHECK(real.tile.extra_threads == extra);
   CHECK(attributes.maxThreadsPerBlock == real.tile.block_threads + extra);

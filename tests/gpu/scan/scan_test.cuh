@@ -20,6 +20,7 @@
 
 #include <common/test_utils.cuh>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -54,11 +55,12 @@ using op_bit_xor = thrust::bit_xor<T>;
 #endif
 
 //! The scan tile (items) of accumulator type AccT that sweep's kernel in this binary uses on the
-//! current device.
-template <class AccT>
+//! current device, over a contiguous input of AccT (VectorInput: the kernel with the specialised
+//! schedule where the tuning has one) or another iterator.
+template <class AccT, bool VectorInput = true>
 std::size_t scan_tile()
 {
-  return sweep::detail::scan_impl::tile_items_for<AccT>(tuned_arch());
+  return sweep::detail::scan_impl::tile_items_for<AccT, VectorInput>(tuned_arch());
 }
 
 inline std::string scan_label(const std::string& what, std::size_t n)
@@ -125,11 +127,12 @@ fp_class classify(T x)
 
 //! The documented accuracy of sweep's floating-point scans with accumulator AccT over n items: each
 //! output is within factor * (running sum of |x_j|) of the exact prefix, where
-//! factor = (tiles + tile_items + 64) * eps and tiles = ceil(n / tile_items).
+//! factor = (tiles + tile_items + 64) * eps and tiles = ceil(n / tile_items), for the larger of the
+//! tiles of contiguous and other inputs (the bound grows with the tile).
 template <class AccT>
 long double scan_error_factor(std::size_t n)
 {
-  const std::size_t tile  = scan_tile<AccT>();
+  const std::size_t tile  = std::max(scan_tile<AccT, true>(), scan_tile<AccT, false>());
   const std::size_t tiles = (n + tile - 1) / tile;
   return static_cast<long double>(tiles + tile + 64) * static_cast<long double>(std::numeric_limits<AccT>::epsilon());
 }

@@ -259,7 +259,7 @@ TEST_CASE("copy_if schedules: each type's, forced ones, and the bulk schedule's 
   CHECK(ci::tile_dims_for<std::uint16_t, false>(900).bulk_shared == 0);
   CHECK(ci::tile_dims_for<double, true>(900).bulk_shared == 0);
   CHECK(ci::tile_dims_for<float, true>(900).bulk_shared == ci::specialized_dynamic_bytes<float, sm90>());
-  CHECK(ci::tile_dims_for<float, true>(900).extra_threads == ci::specialized_extra_threads);
+  CHECK(ci::tile_dims_for<float, true>(900).extra_threads == sweep::detail::pipeline_extra_threads);
   CHECK(ci::tile_dims_for<float, true>(800).extra_threads == 0);
   CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(900).bulk_shared == ci::bulk_dynamic_bytes<float, sm90>());
   CHECK(ci::tile_dims_for<float, true, schedule_choice::bulk>(860).bulk_shared == 0);

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include <sweep/detail/lookback/lookback.cuh>
+#include <sweep/detail/lookback/pipeline.cuh>
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/copy_if/plan.hpp>
 #include <sweep/detail/util/bulk_copy.cuh>
@@ -158,23 +159,6 @@ template <class T, int Items>
 __device__ __forceinline__ void hide_items(T (&)[Items])
 {}
 
-//! A barrier for the block's first Threads threads: __syncthreads() (barrier 0, every thread of the
-//! block) or named barrier `Id` (bar.sync), which the specialised schedule's tile threads use without
-//! its producer and look-back warps.
-template <int Id, int Threads>
-__device__ __forceinline__ void block_sync()
-{
-  if constexpr (Id == 0)
-  {
-    __syncthreads();
-  }
-  else
-  {
-    static_assert(Id < 16 && Threads % 32 == 0, "select: named barriers 1-15 of whole warps");
-    asm volatile("bar.sync %0, %1;" ::"n"(Id), "n"(Threads) : "memory");
-  }
-}
-
 //! Exclusive sum of one u64 a thread over a block of Threads, and the block's total: a shuffle scan in
 //! each warp, then every warp scans the warps' totals at once with shuffles (lane w holds warp w's),
 //! where cub::BlockScan's warp-scans variant has every thread walk all the warps' totals (about 90
@@ -254,7 +238,7 @@ struct agent
   //! the producer and look-back warps; its kernel's other schedule (in order, launched without those
   //! warps) uses the same barrier.
   static constexpr bool specialized = schedule == tile_schedule::specialized;
-  static constexpr int scan_barrier = specialized ? 1 : 0;
+  static constexpr int scan_barrier = specialized ? tile_barrier : 0;
 
   //! The rank's block scan: block_exclusive_sum (tuning; always in the specialised schedule, whose
   //! tile threads do not include every thread of the block), else cub::BlockScan.
@@ -643,7 +627,7 @@ struct agent
 
   //! After the barrier that follows staging and find_offset: writes the tile's items staged in
   //! `buffer` to the output at its offset; the last tile writes the total.
-  __device__ void finish(std::uint64_t tile, std::uint32_t count, unsigned char* buffer) const
+  __device__ void finish_staged(std::uint64_t tile, std::uint32_t count, unsigned char* buffer) const
   {
     const std::uint64_t offset = smem.exclusive;
     if constexpr (!Paths::discard)
@@ -696,33 +680,20 @@ struct agent
     }
     // Sync point: staging complete and smem.exclusive written before anyone reads either.
     __syncthreads();
-    finish(tile, r.count, smem.staging);
+    finish_staged(tile, r.count, smem.staging);
+    if (p.tiles != 1)
+    {
+      // The stores have read the staging buffer and smem.exclusive before the next tile writes them;
+      // block_next_tile writes smem.tile_slot before its barrier, after every thread's read of the
+      // previous index.
+      __syncthreads();
+    }
   }
 
-  //! The in-order schedule: tiles from the counter one after another (a lone tile: tile 0 only).
+  //! The in-order schedule: tiles from the counter one after another (lookback/pipeline.cuh).
   __device__ void run_in_order() const
   {
-    const bool lone    = p.tiles == 1;
-    std::uint64_t tile = lone ? 0 : block_next_tile(p.tile_counter, smem.tile_slot);
-    while (tile < p.tiles)
-    {
-      if (full_tile(tile))
-      {
-        process<true>(tile);
-      }
-      else
-      {
-        process<false>(tile);
-      }
-      if (lone)
-      {
-        return;
-      }
-      __syncthreads(); // the stores have read the staging buffer and smem.exclusive
-      // smem.tile_slot is written once before the barrier in block_next_tile; the barrier above
-      // keeps that write after every thread's read of the previous index.
-      tile = block_next_tile(p.tile_counter, smem.tile_slot);
-    }
+    run_tiles_in_order(*this, smem.tile_slot);
   }
 
   //! The pipelined schedule: the look-back of a tile overlaps the loads of the block's next one. A
@@ -768,7 +739,7 @@ struct agent
         }
         // Sync point: smem.exclusive written and the staging complete.
         __syncthreads();
-        finish(pending, pending_count, smem.staging);
+        finish_staged(pending, pending_count, smem.staging);
       }
       if (!have_tile)
       {
@@ -1037,245 +1008,118 @@ struct agent
     }
   }
 
-  //! The specialised schedule's barriers and words a slot, after its slots in dynamic shared memory
-  //! (plan.hpp, specialized_dynamic_bytes), and the second array of the scan's warp totals.
-  struct specialized_sync
-  {
-    bulk_barrier full[Tuning::bulk_slots];   // producer: the slot's tile index written, a full tile's bytes landed
-    bulk_barrier empty[Tuning::bulk_slots];  // every tile warp: done with the slot (one arrival a warp)
-    bulk_barrier ranked[Tuning::bulk_slots]; // tile thread 0: the slot's tile ranked, its count published
-    bulk_barrier offset[Tuning::bulk_slots]; // look-back warp: the slot's tile's offset written
-    unsigned long long tile[Tuning::bulk_slots];        // the producer's: the tile in the slot; p.tiles or more: none
-    unsigned long long ranked_tile[Tuning::bulk_slots]; // tile thread 0's: the tile ranked; p.tiles: none
-    unsigned long long count[Tuning::bulk_slots];       // tile thread 0's: its selected count
-    unsigned long long exclusive[Tuning::bulk_slots];   // the look-back warp's: its offset
-    unsigned long long warp_totals[block_threads / 32];
-  };
-
   //! Slot s of the bulk and specialised schedules: the static staging buffer, then the dynamic ones.
   __device__ unsigned char* slot_address(unsigned char* dynamic, int s) const
   {
     return s == 0 ? smem.staging : dynamic + static_cast<std::size_t>(s - 1) * shape::staging_bytes;
   }
 
-  //! The specialised schedule's producer (lane 0 of the warp after the tile's warps): for each slot in
-  //! turn, waits until the tile threads are done with it, takes the block's next tile (before the wait
-  //! where Tuning::specialized_ticket_ahead) and has the copy engine bring a full tile into it (a
-  //! partial one the tile threads load themselves, and none is copied where the items are not needed);
-  //! a slot without a tile (p.tiles or more) ends it.
-  __device__ void produce(specialized_sync& sync, unsigned char* dynamic) const
+  // --- The specialised schedule's tile step (lookback/pipeline.cuh, specialized_pipeline): rank a
+  // --- tile and stage its selected items in place in its slot; a step later, store them at the offset
+  // --- the look-back warp found. Counts go to the look-back warp, offsets come back.
+  static constexpr int slots        = Tuning::bulk_slots;
+  static constexpr int tile_threads = block_threads;
+  using aggregate_t                 = std::uint32_t;
+  using prefix_t                    = unsigned long long;
+  using extra_t                     = specialized_extra<T, Tuning>;
+  //! What a tile's reduce leaves for its keep: the ranking and this thread's items.
+  struct reduced_t
   {
-    constexpr int slots               = Tuning::bulk_slots;
+    ranking rank;
+    items_t item;
+  };
+
+  __device__ std::uint64_t tiles() const
+  {
+    return p.tiles;
+  }
+  __device__ unsigned long long* tile_counter() const
+  {
+    return p.tile_counter;
+  }
+  __device__ unsigned char* slot(unsigned char* dynamic, int s) const
+  {
+    return slot_address(dynamic, s);
+  }
+  //! Producer: full tile t's chunks into the slot. Without items to read (a discard output chosen by a
+  //! stencil) no tile is copied.
+  __device__ bool copy_tile(std::uint64_t t, unsigned char* slot_bytes, bulk_barrier& full) const
+  {
     constexpr std::uint32_t tile_size = static_cast<std::uint32_t>(shape::tile_items * sizeof(T));
-    const bool lone                   = p.tiles == 1;
-    bool taken_lone                   = false;
-    const auto take                   = [&]() -> std::uint64_t {
-      if (lone)
-      {
-        const std::uint64_t t = taken_lone ? p.tiles : 0;
-        taken_lone            = true;
-        return t;
-      }
-      return take_tile_index(p.tile_counter);
-    };
-    std::uint32_t phase = 0; // bit s: the parity of slot s's next use (its first waits for none)
-    std::uint64_t next  = Tuning::specialized_ticket_ahead ? take() : 0;
-    for (int s = 0;; s = s + 1 == slots ? 0 : s + 1)
+    if constexpr (need_items)
     {
-      bulk_wait(sync.empty[s], ((phase >> s) & 1u) ^ 1u);
-      phase ^= 1u << s;
-      const std::uint64_t t = Tuning::specialized_ticket_ahead ? next : take();
-      sync.tile[s]          = t;
-      // Without items to read (a discard output chosen by a stencil) no tile is copied.
-      if (need_items && t < p.tiles && full_tile(t))
+      bulk_expect_bytes(full, tile_size);
+      bulk_copy_to_shared(slot_bytes, p.chunks + t * shape::tile_items / vec, tile_size, full);
+      return true;
+    }
+    else
+    {
+      return false;
+    }
+  }
+  //! Tile threads: this thread's items of tile t (a full tile from its slot, a partial one from the
+  //! input), ranked with the shuffle scan on the tile barrier (its warp totals alternate between two
+  //! arrays: the next scan may start before every thread has read this one's), the count published.
+  template <bool Full>
+  __device__ reduced_t reduce(std::uint64_t t, unsigned char* slot_bytes, extra_t& extra, bool odd) const
+  {
+    const std::uint64_t tile_base = t * shape::tile_items;
+    unsigned long long(&totals)[block_threads / 32] = odd ? extra.warp_totals : smem.warp_totals;
+    reduced_t r;
+    if constexpr (need_items)
+    {
+      if constexpr (Full)
       {
-        bulk_expect_bytes(sync.full[s], tile_size);
-        bulk_copy_to_shared(slot_address(dynamic, s), p.chunks + t * shape::tile_items / vec, tile_size, sync.full[s]);
+        read_slot(slot_bytes, r.item);
       }
       else
       {
-        bulk_arrive(sync.full[s]);
-      }
-      if (t >= p.tiles)
-      {
-        return;
-      }
-      if constexpr (Tuning::specialized_ticket_ahead)
-      {
-        next = take();
+        load_items<false>(tile_base, r.item);
       }
     }
+    r.rank = rank<Full>(tile_base, r.item, totals);
+    publish_count(t, r.rank.count);
+    return r;
   }
-
-  //! The specialised schedule's look-back warp (the last warp): for each slot in turn, waits until the
-  //! tile threads have ranked its tile and published its count, looks back for its offset
-  //! (publishing its inclusive count) and hands the offset to the tile threads; a slot without a tile
-  //! ends it.
-  __device__ void look_back(specialized_sync& sync) const
+  __device__ static aggregate_t aggregate_of(const reduced_t& r)
   {
-    constexpr int slots     = Tuning::bulk_slots;
-    const unsigned delay_ns = p.tiles > gridDim.x ? Tuning::specialized_lookback_delay_ns : 0u;
-    std::uint32_t phase     = 0;
-    for (int s = 0;; s = s + 1 == slots ? 0 : s + 1)
+    return r.rank.count;
+  }
+  //! Tile threads: the selected items staged in place in the slot (the scan's barrier followed every
+  //! thread's reads of it).
+  __device__ void keep(reduced_t& r, std::uint64_t, unsigned char* slot_bytes, extra_t&) const
+  {
+    stage(r.rank, r.item, slot_bytes);
+  }
+  //! Tile threads: the staged items to the output at the tile's offset; the last tile writes the total.
+  __device__ void finish(std::uint64_t t, unsigned char* slot_bytes, extra_t&, aggregate_t count, prefix_t offset) const
+  {
+    if constexpr (!Paths::discard)
     {
-      bulk_wait(sync.ranked[s], (phase >> s) & 1u);
-      phase ^= 1u << s;
-      const std::uint64_t tile = sync.ranked_tile[s];
-      if (tile >= p.tiles)
-      {
-        return;
-      }
-      // Tile 0's count was published as inclusive (publish_count); a lone tile has no tile state.
-      const unsigned long long exclusive =
-        tile == 0 ? 0ull
-                  : warp_lookback_published<Tuning::specialized_backoff_ns>(
-                      p.state, static_cast<std::size_t>(tile), 0, sync.count[s], delay_ns);
-      __syncwarp(); // every lane has read the slot's words before the tile threads may reuse them
-      if (threadIdx.x % 32 == 0)
-      {
-        sync.exclusive[s] = exclusive;
-        bulk_arrive(sync.offset[s]);
-      }
+      store(offset, static_cast<std::uint32_t>(count), slot_bytes);
     }
+    write_total(t, offset, static_cast<std::uint32_t>(count));
+  }
+  //! Look-back warp: tile t's offset (tile 0's count was published as inclusive: publish_count),
+  //! after Tuning::specialized_lookback_delay_ns where blocks loop over tiles.
+  __device__ prefix_t look_back(std::uint64_t t, aggregate_t count) const
+  {
+    return t == 0 ? 0ull
+                  : warp_lookback_published<Tuning::specialized_backoff_ns>(
+                      p.state, static_cast<std::size_t>(t), 0, static_cast<unsigned long long>(count),
+                      p.tiles > gridDim.x ? Tuning::specialized_lookback_delay_ns : 0u);
   }
 
-  //! The specialised schedule (sm_90 and newer, the vector load path): the bulk schedule's slots, with
-  //! its tasks given to warps of their own. The block is the tile's block_threads threads and two warps
-  //! more: a producer (produce) that takes tiles and starts their copies into the slots, and a
-  //! look-back warp (look_back) that finds each ranked tile's offset. The tile threads, each step:
-  //! wait for the next slot's tile b (a partial tile: loaded item by item), rank it, publish its count
-  //! and hand it to the look-back warp, stage its selected items in place in its slot (the scan's
-  //! barrier follows every thread's reads of the slot); then wait for the offset of the tile a staged
-  //! a step earlier, which the look-back warp found while they ranked b, store a and give its slot
-  //! back to the producer. Barriers between the roles are the slots' mbarriers; the tile threads
-  //! synchronize among themselves on named barrier 1 (scan_barrier).
-  //! Forward progress: a look-back waits only on lower tiles. The lowest tile without an inclusive
-  //! count is some block's; that block's earlier tiles all have theirs, so its tile threads stored them
-  //! and gave their slots back, and they reach this tile (its bytes land, or they load it), rank and
-  //! publish it, and its look-back ends.
+  //! The specialised schedule (sm_90 and newer, the vector load path): the bulk schedule's slots run
+  //! by the single-pass pipeline's producer, look-back warp and tile threads (lookback/pipeline.cuh).
   __device__ void run_specialized(unsigned char* dynamic) const
   {
-    constexpr int slots      = Tuning::bulk_slots;
-    constexpr int tile_warps = block_threads / 32;
     static_assert(Paths::load_vectors && shape::tile_items * sizeof(T) % 16 == 0 && sizeof(items_t) == rows * 16,
                   "select: bulk copies move whole 16-byte chunks");
-    static_assert(slots >= 2 && slots <= 32, "select: the specialised schedule holds one tile a slot, a bit a slot");
-    static_assert(sizeof(specialized_sync) + (slots - 1) * shape::staging_bytes == specialized_dynamic_bytes<T, Tuning>(),
+    using pipeline = specialized_pipeline<const agent>;
+    static_assert(sizeof(typename pipeline::sync_t) + (slots - 1) * shape::staging_bytes == specialized_dynamic_bytes<T, Tuning>(),
                   "select: plan.hpp's specialized_dynamic_bytes is this layout");
-    specialized_sync& sync = *reinterpret_cast<specialized_sync*>(dynamic + (slots - 1) * shape::staging_bytes);
-    const auto slot_at     = [&](int s) { return slot_address(dynamic, s); };
-    const int warp = static_cast<int>(threadIdx.x / 32);
-    if (threadIdx.x == 0)
-    {
-#pragma unroll
-      for (int s = 0; s < slots; ++s)
-      {
-        bulk_barrier_init(sync.full[s]);
-        bulk_barrier_init(sync.empty[s], tile_warps);
-        bulk_barrier_init(sync.ranked[s]);
-        bulk_barrier_init(sync.offset[s]);
-      }
-      bulk_proxy_fence(); // the initialized barriers, before the copies that count on them
-    }
-    __syncthreads(); // every thread of the block: the barriers are initialized
-    if (warp == tile_warps)
-    {
-      if (threadIdx.x % 32 == 0)
-      {
-        produce(sync, dynamic);
-      }
-      return;
-    }
-    if (warp == tile_warps + 1)
-    {
-      look_back(sync);
-      return;
-    }
-
-    std::uint32_t full_phase = 0, offset_phase = 0; // bit s: parity of slot s's next phase
-    int a_slot                = -1;                 // staged, waiting for its offset; -1: none
-    std::uint64_t a_tile      = 0;
-    std::uint32_t a_count     = 0;
-    bool odd_step             = false;
-    for (int b_slot = 0;; b_slot = b_slot + 1 == slots ? 0 : b_slot + 1)
-    {
-      bulk_wait(sync.full[b_slot], (full_phase >> b_slot) & 1u);
-      full_phase ^= 1u << b_slot;
-      const std::uint64_t b_tile = sync.tile[b_slot];
-      const bool have_b          = b_tile < p.tiles;
-      std::uint32_t b_count      = 0;
-      if (have_b)
-      {
-        const std::uint64_t tile_base = b_tile * shape::tile_items;
-        unsigned long long(&totals)[block_threads / 32] = odd_step ? sync.warp_totals : smem.warp_totals;
-        items_t item;
-        ranking r;
-        if (full_tile(b_tile))
-        {
-          if constexpr (need_items)
-          {
-            read_slot(slot_at(b_slot), item);
-          }
-          r = rank<true>(tile_base, item, totals);
-        }
-        else
-        {
-          if constexpr (need_items)
-          {
-            load_items<false>(tile_base, item);
-          }
-          r = rank<false>(tile_base, item, totals);
-        }
-        publish_count(b_tile, r.count);
-        if (threadIdx.x == 0)
-        {
-          sync.count[b_slot]       = r.count;
-          sync.ranked_tile[b_slot] = b_tile;
-          bulk_arrive(sync.ranked[b_slot]);
-        }
-        // The scan's barrier: every thread has read its items of b's slot.
-        stage(r, item, slot_at(b_slot));
-        b_count  = r.count;
-        odd_step = !odd_step;
-      }
-      else
-      {
-        if (threadIdx.x == 0)
-        {
-          sync.ranked_tile[b_slot] = p.tiles; // ends the look-back warp
-          bulk_arrive(sync.ranked[b_slot]);
-        }
-        block_sync<scan_barrier, block_threads>(); // a's staging (the step before) complete
-      }
-      if (a_slot >= 0)
-      {
-        // a was staged a step earlier; this step's scan (or the barrier above) completed it.
-        bulk_wait(sync.offset[a_slot], (offset_phase >> a_slot) & 1u);
-        offset_phase ^= 1u << a_slot;
-        const std::uint64_t offset = sync.exclusive[a_slot];
-        if constexpr (!Paths::discard)
-        {
-          store(offset, a_count, slot_at(a_slot));
-        }
-        write_total(a_tile, offset, a_count);
-        // This thread's reads and writes of a's slot, before the copy engine's writes; then one
-        // arrival a warp (__syncwarp orders the lanes' accesses before lane 0's release), where an
-        // arrival from every thread queued 32 a warp on one shared word.
-        bulk_proxy_fence();
-        __syncwarp();
-        if (threadIdx.x % 32 == 0)
-        {
-          bulk_arrive(sync.empty[a_slot]);
-        }
-      }
-      if (!have_b)
-      {
-        return;
-      }
-      a_slot  = b_slot;
-      a_tile  = b_tile;
-      a_count = b_count;
-    }
+    pipeline::run(*this, dynamic, (slots - 1) * shape::staging_bytes);
   }
 };
 

@@ -35,14 +35,6 @@ __host__ __device__ constexpr int min_blocks()
                               : Tuning::vector_blocks_per_sm_1byte;
 }
 
-//! The dynamic shared memory this block was launched with (PTX %dynamic_smem_size).
-__device__ __forceinline__ std::uint32_t launched_dynamic_shared()
-{
-  std::uint32_t bytes = 0;
-  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
-  return bytes;
-}
-
 //! Blocks loop over tiles taken from a device counter (block_next_tile), so a tile only waits in its
 //! look-back on tiles that running blocks are working on (forward progress whatever the number of
 //! resident blocks). The schedule (tuning.hpp, tile_schedule; agent.cuh, run_in_order, run_pipelined,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <sweep/detail/copy_if/tuning.hpp>
+#include <sweep/detail/lookback/pipeline.hpp>
 #include <sweep/detail/util/arch.hpp>
 
 #include <cstddef>
@@ -102,15 +103,27 @@ SWEEP_HOST_DEVICE constexpr std::size_t bulk_dynamic_bytes()
        + static_cast<std::size_t>(Tuning::bulk_slots) * 2 * sizeof(std::uint64_t);
 }
 
-//! Dynamic shared memory of a kernel of the specialised schedule: the bulk schedule's slots, then
-//! four barriers and four words a slot (agent.cuh, specialized_sync) and a second copy of the block
-//! scan's warp totals (one u64 a warp of the tile's threads).
+//! The specialised schedule's own shared words beside the pipeline's (lookback/pipeline.hpp): a second
+//! copy of the block scan's warp totals (one u64 a warp of the tile's threads), so that the next
+//! tile's scan may start before every thread has read this one's.
+template <class T, class Tuning>
+struct specialized_extra
+{
+  unsigned long long warp_totals[tile_shape<T, Tuning>::block_threads / 32];
+};
+
+//! The specialised schedule's pipeline words (lookback/pipeline.hpp): counts handed to the look-back
+//! warp and offsets handed back, as u64.
+template <class T, class Tuning>
+using specialized_sync = pipeline_sync<Tuning::bulk_slots, std::uint32_t, unsigned long long, specialized_extra<T, Tuning>>;
+
+//! Dynamic shared memory of a kernel of the specialised schedule: the bulk schedule's slots, then the
+//! pipeline's barriers and words (specialized_sync).
 template <class T, class Tuning>
 SWEEP_HOST_DEVICE constexpr std::size_t specialized_dynamic_bytes()
 {
-  return static_cast<std::size_t>(Tuning::bulk_slots - 1) * tile_shape<T, Tuning>::staging_bytes
-       + static_cast<std::size_t>(Tuning::bulk_slots) * 8 * sizeof(std::uint64_t)
-       + static_cast<std::size_t>(tile_shape<T, Tuning>::block_threads / 32) * sizeof(std::uint64_t);
+  return pipeline_dynamic_bytes<Tuning::bulk_slots, std::uint32_t, unsigned long long, specialized_extra<T, Tuning>>(
+    Tuning::bulk_slots - 1, tile_shape<T, Tuning>::staging_bytes);
 }
 
 //! Threads a block of a kernel over items of T under Tuning is launched with where it runs its
@@ -120,7 +133,7 @@ template <class T, class Tuning, bool LoadVectors, schedule_choice Choice>
 SWEEP_HOST_DEVICE constexpr int launch_threads()
 {
   return tile_shape<T, Tuning>::block_threads
-       + (schedule_of<T, Tuning, LoadVectors, Choice>() == tile_schedule::specialized ? specialized_extra_threads : 0);
+       + (schedule_of<T, Tuning, LoadVectors, Choice>() == tile_schedule::specialized ? pipeline_extra_threads : 0);
 }
 
 //! Dynamic shared memory the schedule of such a kernel needs (its slots): 0 for the in-order and

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <sweep/detail/lookback/pipeline.hpp>
 #include <sweep/detail/util/arch.hpp>
 
 namespace sweep
@@ -164,9 +165,9 @@ struct tuning_sm90
   //! (u128 1.5-3.5% slower at every share kept).
   static constexpr bool bulk_stores       = false;
   static constexpr bool bulk_stores_small = true;
-  //! The specialised schedule (agent.cuh, run_specialized) has bulk_slots slots and runs
+  //! The specialised schedule (agent.cuh, run_specialized; lookback/pipeline.cuh) has bulk_slots slots and runs
   //! bulk_blocks_per_sm blocks an SM like the bulk one, with two warps more a block (the producer and
-  //! the look-back warp: specialized_extra_threads). Its look-back warp sleeps this long before the
+  //! the look-back warp: pipeline_extra_threads). Its look-back warp sleeps this long before the
   //! first poll of a tile's look-back, and between failed polls up to specialized_backoff_ns
   //! (lookback_backoff; 0: hot spin).
   //! Measured (u32 2^28 0% kept): no sleep 0.375 ms, 1000 ns 0.353, 1500 ns 0.359-0.369; over every
@@ -174,10 +175,6 @@ struct tuning_sm90
   //! start as soon as their tile is ranked find their predecessors unpublished and spin on L2).
   static constexpr unsigned specialized_lookback_delay_ns = 1500;
   static constexpr unsigned specialized_backoff_ns        = 0;
-  //! Its producer takes the index of a slot's next tile before the slot is free (hiding the counter's
-  //! round trip behind the wait), instead of after: 2-8% slower for every type (tiles held longer
-  //! before they are ranked stall their successors' look-backs).
-  static constexpr bool specialized_ticket_ahead = false;
 };
 
 //! sm_80 (2048 threads and 164 KB of shared memory an SM): sm_90's tiles and blocks, without the bulk
@@ -230,10 +227,6 @@ using tuning_for = std::conditional_t<
   tuning_sm75,
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
-//! Threads a block of the specialised schedule has beside its tile's: the producer warp and the
-//! look-back warp.
-inline constexpr int specialized_extra_threads = 64;
-
 //! Bytes of static shared memory a block of the vector load path takes at most: the staging buffer
 //! (max_staging_bytes and 16 bytes of slack), the block scan's storage (one u64 a warp and one more)
 //! and the two u64 tile slots, with alignment padding. The kernel checks its exact storage against
@@ -253,7 +246,7 @@ constexpr bool fits(const arch_limits& limits)
 {
   return (!Tuning::bulk_copies
           || (Tuning::bulk_slots >= 3
-              && blocks_fit(limits, Tuning::vector_block_threads + specialized_extra_threads, Tuning::bulk_blocks_per_sm,
+              && blocks_fit(limits, Tuning::vector_block_threads + pipeline_extra_threads, Tuning::bulk_blocks_per_sm,
                             vector_block_shared_bytes<Tuning>()
                               + (Tuning::bulk_slots - 1) * (static_cast<std::size_t>(Tuning::max_staging_bytes) + 16)
                               + Tuning::bulk_slots * 64 + Tuning::vector_block_threads / 32 * 8)))

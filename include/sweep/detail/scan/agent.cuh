@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include <sweep/detail/lookback/lookback.cuh>
+#include <sweep/detail/lookback/pipeline.cuh>
 #include <sweep/detail/lookback/value_tile_state.cuh>
 #include <sweep/detail/scan/plan.hpp>
 #include <sweep/detail/util/warp_shuffle.cuh>
@@ -72,10 +73,13 @@ struct optional_value
   bool has;
 };
 
-template <class T, class Tuning, class Mode, class InputIt, class OutputIt, class Op>
+//! The block-level steps of a scan over tiles of T under Tuning. Pipelined: the kernel has the
+//! specialised schedule (plan.hpp, has_pipeline), which it runs where the host launched it with the
+//! slots (run_specialized); otherwise, and always without it, it runs in order (run).
+template <class T, class Tuning, class Mode, class InputIt, class OutputIt, class Op, bool Pipelined = false>
 struct agent
 {
-  using shape                          = tile_shape<T, Tuning>;
+  using shape                          = tile_shape<T, Tuning, Pipelined>;
   using params_t                       = kernel_params<InputIt, OutputIt, T, Op>;
   static constexpr int block_threads   = shape::block_threads;
   static constexpr int warps           = shape::warps;
@@ -244,7 +248,7 @@ struct agent
     }
   }
 
-  //! One tile. The association of every result is fixed by the tile shape alone:
+  //! The association of every result is fixed by the tile shape alone:
   //!   item = P_w (+) (Z_j (+) s_v),   Z_j = (R_0 (+) ... (+) R_{j-1}) (+) L_j,
   //!   P_w  = (...(P_tile (+) W_0) ... ) (+) W_{w-1}
   //! with s_v this lane's sequential scan of its vector of row j up to item v (exclusive: up to v - 1),
@@ -253,20 +257,15 @@ struct agent
   //! P_tile the tile's prefix (the strict fold of the earlier tiles' aggregates, lookback.cuh). The
   //! tile's aggregate, which successors fold, is W_0 (+) ... (+) W_{warps-1}. Absent operands (no
   //! earlier lane, row, warp or tile, no initial value) are left out: operators need no identity.
-  //! Each thread folds Z_j into its items before the tile's prefix is known, so that only its items
-  //! stay live across the look-back (registers), and one operation an item remains after it.
-  //! Sync points: the warps' totals are in shared memory before the first barrier, the tile's prefix
-  //! before the second; both are read after it. The caller's barrier (block_next_tile) separates
-  //! those reads from the next tile's writes.
-  template <bool Full>
-  __device__ void process(std::uint64_t tile)
-  {
-    const std::uint64_t tile_base = tile * shape::tile_items;
-    const int warp                = static_cast<int>(threadIdx.x / 32);
-    const int lane                = static_cast<int>(threadIdx.x % 32);
-    T x[rows][vec];
-    load<Full>(tile_base, x);
+  //! Each thread folds Z_j into its items before the tile's prefix is known (scan_rows), so that only
+  //! its items stay live across the look-back (registers), and one operation an item remains after it
+  //! (add_prefix). Both schedules run these two halves, so their results are the same bits.
 
+  //! The first half: this thread's items scanned within the warp (s_v and Z_j folded in); returns the
+  //! warp's total W (every lane).
+  __device__ T scan_rows(T (&x)[rows][vec])
+  {
+    const int lane = static_cast<int>(threadIdx.x % 32);
     optional_value<T> rows_before{x[0][0], false}; // R_0 (+) ... (+) R_{j-1}
 #pragma unroll
     for (int j = 0; j < rows; ++j)
@@ -295,7 +294,7 @@ struct agent
       }
       if constexpr (Mode::exclusive)
       {
-        // Where z is absent (lane 0 of row 0) item 0 stays unset here: it becomes P_w below.
+        // Where z is absent (lane 0 of row 0) item 0 stays unset here: it becomes P_w in add_prefix.
 #pragma unroll
         for (int v = vec - 1; v > 0; --v)
         {
@@ -316,62 +315,50 @@ struct agent
       }
       fold_into(rows_before, row_total);
     }
-    if (lane == 0)
-    {
-      ::new (static_cast<void*>(smem.warp_totals.data() + warp)) T(rows_before.value);
-    }
-    __syncthreads();
+    return rows_before.value;
+  }
 
-    // Warp 0: the tile's aggregate, published at once; then its prefix.
-    if (warp == 0)
+  //! The tile's aggregate W_0 (+) ... (+) W_{warps-1} from the warps' totals.
+  __device__ T tile_aggregate(const T* totals)
+  {
+    T aggregate = totals[0];
+    for (int k = 1; k < warps; ++k)
     {
-      const T* const totals = smem.warp_totals.data();
-      T aggregate           = totals[0];
-      for (int k = 1; k < warps; ++k)
-      {
-        aggregate = combine(aggregate, totals[k]);
-      }
-      if (tile == 0)
-      {
-        if (lane == 0)
-        {
-          if constexpr (Mode::has_init)
-          {
-            ::new (static_cast<void*>(smem.exclusive.data())) T(p.init);
-            if (p.tiles > 1)
-            {
-              p.state.publish(0, tile_status::inclusive, combine(p.init, aggregate));
-            }
-          }
-          else if (p.tiles > 1)
-          {
-            p.state.publish(0, tile_status::inclusive, aggregate);
-          }
-        }
-      }
-      else
-      {
-        if (lane == 0)
-        {
-          p.state.publish(static_cast<std::size_t>(tile), tile_status::aggregate, aggregate);
-        }
-        const T exclusive = warp_lookback_fold<exact, fold_windows>(
-          p.state, static_cast<std::size_t>(tile), op, aggregate, smem.window.data(),
-          p.tiles > gridDim.x ? lookback_delay_for<T, Tuning> : 0u);
-        if (lane == 0)
-        {
-          ::new (static_cast<void*>(smem.exclusive.data())) T(exclusive);
-        }
-      }
+      aggregate = combine(aggregate, totals[k]);
     }
-    __syncthreads();
+    return aggregate;
+  }
 
-    optional_value<T> prefix{x[0][0], false}; // P_w
-    if (tile > 0 || Mode::has_init)
+  //! Publishes tile `tile`'s aggregate for its successors (one thread; a lone tile has no tile state):
+  //! tile 0's inclusive prefix (the initial value folded in), others' aggregate.
+  __device__ void publish_aggregate(std::uint64_t tile, const T& aggregate)
+  {
+    if (tile == 0)
     {
-      prefix = {smem.exclusive.data()[0], true};
+      if (p.tiles > 1)
+      {
+        if constexpr (Mode::has_init)
+        {
+          p.state.publish(0, tile_status::inclusive, combine(p.init, aggregate));
+        }
+        else
+        {
+          p.state.publish(0, tile_status::inclusive, aggregate);
+        }
+      }
     }
-    const T* const totals = smem.warp_totals.data();
+    else
+    {
+      p.state.publish(static_cast<std::size_t>(tile), tile_status::aggregate, aggregate);
+    }
+  }
+
+  //! The second half: P_w from the tile's prefix (absent for tile 0 without an initial value) and the
+  //! totals of the earlier warps, combined into this thread's items.
+  __device__ void add_prefix(T (&x)[rows][vec], optional_value<T> prefix, const T* totals)
+  {
+    const int warp = static_cast<int>(threadIdx.x / 32);
+    const int lane = static_cast<int>(threadIdx.x % 32);
     for (int k = 0; k < warp; ++k)
     {
       fold_into(prefix, totals[k]);
@@ -395,32 +382,236 @@ struct agent
         }
       }
     }
-    store<Full>(tile_base, x);
   }
 
-  //! Tiles from the call's counter one after another (a lone tile: tile 0 only, no counter).
-  __device__ void run()
+  //! Where blocks loop over tiles (more tiles than blocks), the look-back sleeps this long before its
+  //! first poll.
+  __device__ unsigned lookback_delay(unsigned delay_ns) const
   {
-    const bool lone    = p.tiles == 1;
-    std::uint64_t tile = lone ? 0 : block_next_tile(p.tile_counter, smem.tile_slot);
-    while (tile < p.tiles)
+    return p.tiles > gridDim.x ? delay_ns : 0u;
+  }
+
+  //! In order, one tile: load, scan_rows, the warps' totals in shared memory, warp 0 publishes the
+  //! aggregate and looks back, add_prefix, store.
+  //! Sync points: the warps' totals are in shared memory before the first barrier, the tile's prefix
+  //! before the second; both are read after it. The caller's barrier (block_next_tile) separates
+  //! those reads from the next tile's writes.
+  template <bool Full>
+  __device__ void process(std::uint64_t tile)
+  {
+    const std::uint64_t tile_base = tile * shape::tile_items;
+    const int warp                = static_cast<int>(threadIdx.x / 32);
+    const int lane                = static_cast<int>(threadIdx.x % 32);
+    T x[rows][vec];
+    load<Full>(tile_base, x);
+    const T warp_total = scan_rows(x);
+    if (lane == 0)
     {
-      if ((tile + 1) * shape::tile_items <= p.n)
+      ::new (static_cast<void*>(smem.warp_totals.data() + warp)) T(warp_total);
+    }
+    __syncthreads();
+
+    // Warp 0: the tile's aggregate, published at once; then its prefix.
+    if (warp == 0)
+    {
+      const T aggregate = tile_aggregate(smem.warp_totals.data());
+      if (lane == 0)
       {
-        process<true>(tile);
+        publish_aggregate(tile, aggregate);
+      }
+      if (tile == 0)
+      {
+        if constexpr (Mode::has_init)
+        {
+          if (lane == 0)
+          {
+            ::new (static_cast<void*>(smem.exclusive.data())) T(p.init);
+          }
+        }
       }
       else
       {
-        process<false>(tile);
+        const T exclusive = warp_lookback_fold<exact, fold_windows>(
+          p.state, static_cast<std::size_t>(tile), op, aggregate, smem.window.data(),
+          lookback_delay(lookback_delay_for<T, Tuning>));
+        if (lane == 0)
+        {
+          ::new (static_cast<void*>(smem.exclusive.data())) T(exclusive);
+        }
       }
-      if (lone)
-      {
-        return;
-      }
-      // block_next_tile's barrier: every thread has read this tile's shared values before the next
-      // tile's warp totals and prefix are written, and the tile index before it is replaced.
-      tile = block_next_tile(p.tile_counter, smem.tile_slot);
     }
+    __syncthreads();
+
+    optional_value<T> prefix{x[0][0], false};
+    if (tile > 0 || Mode::has_init)
+    {
+      prefix = {smem.exclusive.data()[0], true};
+    }
+    add_prefix(x, prefix, smem.warp_totals.data());
+    store<Full>(tile_base, x);
+  }
+
+  __device__ std::uint64_t tiles() const
+  {
+    return p.tiles;
+  }
+  __device__ unsigned long long* tile_counter() const
+  {
+    return p.tile_counter;
+  }
+  __device__ bool full_tile(std::uint64_t tile) const
+  {
+    return (tile + 1) * shape::tile_items <= p.n;
+  }
+
+  //! The in-order schedule (lookback/pipeline.cuh): tiles from the call's counter one after another.
+  //! process's barriers separate each tile's reads of the ticket word from the next one's write.
+  __device__ void run()
+  {
+    run_tiles_in_order(*this, smem.tile_slot);
+  }
+
+  // --- The specialised schedule's tile step (lookback/pipeline.cuh, specialized_pipeline): the tile
+  // --- threads scan a tile in its slot (scan_rows), keep the scanned items and the warps' totals
+  // --- there and hand the aggregate to the look-back warp; a step later they add the prefix it found
+  // --- (add_prefix) and store.
+  static constexpr int slots              = Tuning::pipeline_slots;
+  static constexpr int tile_threads       = block_threads;
+  static constexpr std::uint32_t tile_bytes = static_cast<std::uint32_t>(shape::tile_items * sizeof(T));
+  using aggregate_t                       = T;
+  using prefix_t                          = T;
+  using extra_t                           = pipeline_no_extra;
+  struct reduced_t
+  {
+    T x[rows][vec];
+    T aggregate; //!< thread 0's
+  };
+
+  //! Slot s: the tile's items (the copy engine's bytes, then the scanned items in the same places),
+  //! then the warps' totals.
+  __device__ static unsigned char* slot(unsigned char* dynamic, int s)
+  {
+    return dynamic + static_cast<std::size_t>(s) * pipeline_slot_bytes<T, Tuning>;
+  }
+  __device__ static T* slot_totals(unsigned char* slot_bytes)
+  {
+    return reinterpret_cast<T*>(slot_bytes + tile_bytes);
+  }
+  //! This thread's row j in a slot: the 16-byte chunk of its items (item_index's order).
+  __device__ static uint4* slot_chunk(unsigned char* slot_bytes, int j)
+  {
+    return reinterpret_cast<uint4*>(slot_bytes) + item_index(0, j, 0) / vec;
+  }
+  __device__ static void read_slot(unsigned char* slot_bytes, T (&x)[rows][vec])
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const uint4 raw = *slot_chunk(slot_bytes, j);
+      std::memcpy(&x[j][0], &raw, sizeof(raw));
+    }
+  }
+  __device__ static void write_slot(unsigned char* slot_bytes, const T (&x)[rows][vec])
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      uint4 raw;
+      std::memcpy(&raw, &x[j][0], sizeof(raw));
+      *slot_chunk(slot_bytes, j) = raw;
+    }
+  }
+
+  //! Producer: full tile t's bytes into the slot.
+  __device__ bool copy_tile(std::uint64_t t, unsigned char* slot_bytes, bulk_barrier& full) const
+  {
+    if constexpr (Pipelined)
+    {
+      bulk_expect_bytes(full, tile_bytes);
+      bulk_copy_to_shared(slot_bytes, p.input + t * shape::tile_items, tile_bytes, full);
+      return true;
+    }
+    else
+    {
+      return false;
+    }
+  }
+
+  //! Tile threads: tile t's items (a full tile from its slot, a partial one from the input) scanned
+  //! within their warps, the warps' totals in the slot; after the tile barrier thread 0 folds the
+  //! aggregate and publishes it.
+  template <bool Full>
+  __device__ reduced_t reduce(std::uint64_t t, unsigned char* slot_bytes, extra_t&, bool)
+  {
+    reduced_t r;
+    if constexpr (Full)
+    {
+      read_slot(slot_bytes, r.x);
+    }
+    else
+    {
+      load<false>(t * shape::tile_items, r.x);
+    }
+    const T warp_total = scan_rows(r.x);
+    if (threadIdx.x % 32 == 0)
+    {
+      ::new (static_cast<void*>(slot_totals(slot_bytes) + threadIdx.x / 32)) T(warp_total);
+    }
+    block_sync<tile_barrier, block_threads>();
+    if (threadIdx.x == 0)
+    {
+      r.aggregate = tile_aggregate(slot_totals(slot_bytes));
+      publish_aggregate(t, r.aggregate);
+    }
+    return r;
+  }
+  __device__ static aggregate_t aggregate_of(const reduced_t& r)
+  {
+    return r.aggregate;
+  }
+  //! Tile threads: the scanned items back in this thread's places of the slot (only it reads them).
+  __device__ void keep(reduced_t& r, std::uint64_t, unsigned char* slot_bytes, extra_t&) const
+  {
+    write_slot(slot_bytes, r.x);
+  }
+  //! Tile threads, a step later: the prefix added, the items stored.
+  __device__ void finish(std::uint64_t t, unsigned char* slot_bytes, extra_t&, const aggregate_t&, const prefix_t& prefix)
+  {
+    T x[rows][vec];
+    read_slot(slot_bytes, x);
+    optional_value<T> tile_prefix{prefix, t > 0 || Mode::has_init};
+    add_prefix(x, tile_prefix, slot_totals(slot_bytes));
+    if (full_tile(t))
+    {
+      store<true>(t * shape::tile_items, x);
+    }
+    else
+    {
+      store<false>(t * shape::tile_items, x);
+    }
+  }
+  //! Look-back warp: tile t's prefix in lane 0 (tile 0: the initial value, used only where there is
+  //! one), its inclusive prefix published.
+  __device__ prefix_t look_back(std::uint64_t t, const aggregate_t& aggregate)
+  {
+    if (t == 0)
+    {
+      return p.init;
+    }
+    return warp_lookback_fold<exact, fold_windows, Tuning::pipeline_backoff_ns>(
+      p.state, static_cast<std::size_t>(t), op, aggregate, smem.window.data(),
+      lookback_delay(Tuning::pipeline_lookback_delay_ns));
+  }
+
+  //! The specialised schedule (the block is launched with the slots and two warps more).
+  __device__ void run_specialized(unsigned char* dynamic)
+  {
+    static_assert(Pipelined && vector_input, "scan: the specialised schedule copies tiles of a contiguous input");
+    using pipeline = specialized_pipeline<agent>;
+    static_assert(sizeof(typename pipeline::sync_t) + slots * pipeline_slot_bytes<T, Tuning>
+                    == pipeline_dynamic_bytes_for<T, Tuning, true, schedule_choice::specialized>,
+                  "scan: plan.hpp's pipeline_dynamic_bytes_for is this layout");
+    pipeline::run(*this, dynamic, slots * pipeline_slot_bytes<T, Tuning>);
   }
 };
 

@@ -43,7 +43,14 @@ bool aligned16(It it)
 //! pointers. Synchronizes the policy's stream only where the policy asks for it (synchronize_optional:
 //! sweep::par yes, par_nosync no). `name` names the public call in errors. Throws
 //! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
-template <class T, class Mode, class Choice = tuned, class Derived, class InputIt, class OutputIt, class Op>
+template <class T,
+          class Mode,
+          class Choice             = tuned,
+          schedule_choice Schedule = schedule_choice::tuned,
+          class Derived,
+          class InputIt,
+          class OutputIt,
+          class Op>
 __host__ void dispatch(execution_policy<Derived>& policy,
                        InputIt input,
                        std::uint64_t n,
@@ -54,16 +61,21 @@ __host__ void dispatch(execution_policy<Derived>& policy,
 {
   using params_t        = kernel_params<InputIt, OutputIt, T, Op>;
   using state_t         = value_tile_state<T>;
-  constexpr auto kernel = &scan_kernel<T, Mode, Choice, InputIt, OutputIt, Op>;
+  constexpr auto kernel = &scan_kernel<T, Mode, Choice, Schedule, InputIt, OutputIt, Op>;
   if (n == 0)
   {
     return;
   }
   throw_on_pending_error("sweep: scan: an earlier CUDA call left this error");
 
-  // The tile of the tuning the kernel's code was compiled with, and the blocks of it the device holds.
+  // The tile of the tuning the kernel's code was compiled with, and the blocks of it the device holds
+  // (with the specialised schedule's slots and threads where the kernel has it: the blocks that
+  // schedule runs are the fewer).
+  constexpr bool vector_input            = is_pointer_to_v<InputIt, T>;
   const kernel_launch<tile_dims>& launch = kernel_launch_for<kernel, tile_dims>(
-    [](int arch) { return tile_dims_for<T, Choice>(arch); }, [](const tile_dims& tile) { return tile.block_threads; });
+    [](int arch) { return tile_dims_for<T, Choice, vector_input, Schedule>(arch); },
+    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
+    [](const tile_dims& tile) { return tile.pipeline_shared; });
   const scan_plan plan = make_scan_plan(n, launch.tile.tile_items, launch.resident_blocks, launch.tile.spread_bytes,
                                         state_t::status_word_bytes);
   if (plan.tiles > max_tiles)
@@ -88,7 +100,18 @@ __host__ void dispatch(execution_policy<Derived>& policy,
     throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + state_t::status_bytes(plan.tiles, plan.stride), stream),
                    "sweep: scan: clearing the tile state");
   }
-  kernel<<<plan.grid, launch.tile.block_threads, 0, stream>>>(params);
+  // The specialised schedule, with its slots in dynamic shared memory and two warps more, where the
+  // kernel has it, the input is 16-byte aligned (the copy engine's bulk copies) and there are more
+  // tiles than blocks (or a test forces it); launched without them it runs in order (kernels.cuh).
+  const bool pipelined = launch.tile.pipeline_shared > 0 && params.vector_loads
+                      && (Schedule == schedule_choice::specialized || plan.tiles > plan.grid);
+  if (pipelined)
+  {
+    allow_dynamic_shared(reinterpret_cast<const void*>(kernel), launch.tile.pipeline_shared,
+                         "sweep: scan: raising the kernel's dynamic shared memory limit");
+  }
+  kernel<<<plan.grid, launch.tile.block_threads + (pipelined ? launch.tile.extra_threads : 0),
+           pipelined ? launch.tile.pipeline_shared : 0, stream>>>(params);
   // From here the kernel may run: should anything below throw, the stream is drained before the
   // temporary storage goes back.
   const drain_stream_on_throw drain{stream};

@@ -4,6 +4,7 @@
 // here.
 #pragma once
 
+#include <sweep/detail/lookback/pipeline.hpp>
 #include <sweep/detail/scan/tuning.hpp>
 #include <sweep/detail/util/arch.hpp>
 
@@ -71,12 +72,14 @@ using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value, tuning_
 //! lane l, item v of the row's vector:
 //!   tile * tile_items + w * warp_items + j * (32 * vec) + l * vec + v,
 //! so a warp covers one contiguous span and each of its rows one coalesced 32-vector stretch.
-template <class T, class Tuning>
+//! Pipelined: the kernel has the specialised schedule (has_pipeline), whose tile threads are
+//! Tuning::block_threads for every type (its look-back warp folds beside them).
+template <class T, class Tuning, bool Pipelined = false>
 struct tile_shape
 {
   static constexpr bool vectorizable = vectorizable_type<T>;
   static constexpr int vec           = vectorizable ? static_cast<int>(row_bytes / sizeof(T)) : segment_vec<T>;
-  static constexpr int block_threads = fold4_class<T> ? Tuning::block_threads_fold4 : Tuning::block_threads;
+  static constexpr int block_threads = fold4_class<T> && !Pipelined ? Tuning::block_threads_fold4 : Tuning::block_threads;
   static constexpr int warps         = block_threads / 32;
   static constexpr int rows          = segment_vec<T> > 1 ? Tuning::rows_segmented
                                      : !vectorizable      ? (sizeof(T) >= static_cast<std::size_t>(Tuning::item_bytes) ? 1 : static_cast<int>(Tuning::item_bytes / sizeof(T)))
@@ -106,31 +109,86 @@ inline constexpr int blocks_per_sm_for = fold4_class<T>     ? Tuning::blocks_per
 template <class T, class Tuning>
 inline constexpr unsigned lookback_delay_for = fold4_class<T> ? Tuning::lookback_delay_ns_fold4 : Tuning::lookback_delay_ns;
 
+//! How a kernel goes through its tiles (lookback/pipeline.cuh): the tuning's choice, or one a test
+//! forces.
+enum class schedule_choice
+{
+  tuned,
+  in_order,
+  specialized
+};
+
+//! The kernel over items of T under Tuning has the specialised schedule (the host then launches it
+//! with the slots and two warps more where it has more tiles than blocks, or where a test forces it;
+//! otherwise it runs in order): the architecture has bulk copies and the input is a pointer to T that
+//! loads as 16-byte vectors (VectorInput), with items of at least Tuning::pipeline_min_bytes (or the
+//! schedule forced). The choice is made at compile time from the types; whether the pointer is
+//! 16-byte aligned, at run time (dispatch.cuh).
+template <class T, class Tuning, bool VectorInput, schedule_choice Choice>
+inline constexpr bool has_pipeline = Tuning::bulk_copies && VectorInput && vectorizable_type<T>
+                                  && Choice != schedule_choice::in_order
+                                  && (Choice == schedule_choice::specialized
+                                      || sizeof(T) >= static_cast<std::size_t>(Tuning::pipeline_min_bytes));
+
+//! Bytes of one slot of the specialised schedule: the tile's items, then its warps' totals (one value a
+//! warp, 16-byte aligned).
+template <class T, class Tuning>
+inline constexpr std::size_t pipeline_slot_bytes =
+  tile_shape<T, Tuning, true>::tile_items * sizeof(T) + (tile_shape<T, Tuning, true>::warps * sizeof(T) + 15) / 16 * 16;
+
+//! Dynamic shared memory of the specialised schedule's block: its slots, then the pipeline's words
+//! (lookback/pipeline.hpp; aggregates and prefixes are values of T). 0 without the schedule.
+template <class T, class Tuning, bool VectorInput, schedule_choice Choice>
+inline constexpr std::size_t pipeline_dynamic_bytes_for =
+  has_pipeline<T, Tuning, VectorInput, Choice>
+    ? pipeline_dynamic_bytes<Tuning::pipeline_slots, T, T, pipeline_no_extra>(Tuning::pipeline_slots,
+                                                                                pipeline_slot_bytes<T, Tuning>)
+    : 0;
+
+//! Threads a block of such a kernel has at most (__launch_bounds__): its tile's, and the specialised
+//! schedule's producer and look-back warps.
+template <class T, class Tuning, bool VectorInput, schedule_choice Choice>
+inline constexpr int launch_threads_for =
+  tile_shape<T, Tuning, has_pipeline<T, Tuning, VectorInput, Choice>>::block_threads
+  + (has_pipeline<T, Tuning, VectorInput, Choice> ? pipeline_extra_threads : 0);
+
+//! Blocks an SM such a kernel is compiled for (__launch_bounds__).
+template <class T, class Tuning, bool VectorInput, schedule_choice Choice>
+inline constexpr int kernel_blocks_per_sm_for =
+  has_pipeline<T, Tuning, VectorInput, Choice> ? Tuning::pipeline_blocks_per_sm : blocks_per_sm_for<T, Tuning>;
+
 //! What the host needs of a tile_shape, for the tuning chosen at run time (dispatch.cuh).
 struct tile_dims
 {
   int block_threads        = 0;
   std::uint64_t tile_items = 0;
   std::uint32_t spread_bytes = 0; //!< Tuning::state_spread_bytes
+  //! The specialised schedule's dynamic shared memory and threads beside block_threads; 0: the kernel
+  //! has none.
+  std::size_t pipeline_shared = 0;
+  int extra_threads           = 0;
 };
 
 //! The tile of accumulator type T under the tuning of architecture `arch` (util/arch.hpp): the tile
-//! that a kernel whose code was compiled for `arch` uses.
-template <class T, class Choice = tuned>
+//! that a kernel whose code was compiled for `arch` uses (over a pointer to T where VectorInput).
+template <class T, class Choice = tuned, bool VectorInput = false, schedule_choice Schedule = schedule_choice::tuned>
 tile_dims tile_dims_for(int arch)
 {
   return with_tuning_arch(arch, [](auto a) {
     using tuning = tuning_of<Choice, decltype(a)::value>;
-    using shape  = tile_shape<T, tuning>;
-    return tile_dims{shape::block_threads, shape::tile_items, static_cast<std::uint32_t>(tuning::state_spread_bytes)};
+    using shape  = tile_shape<T, tuning, has_pipeline<T, tuning, VectorInput, Schedule>>;
+    return tile_dims{shape::block_threads, shape::tile_items, static_cast<std::uint32_t>(tuning::state_spread_bytes),
+                     pipeline_dynamic_bytes_for<T, tuning, VectorInput, Schedule>,
+                     launch_threads_for<T, tuning, VectorInput, Schedule> - shape::block_threads};
   });
 }
 
-//! Items of a tile of accumulator type T on architecture `arch` (tests size their inputs around it).
-template <class T>
+//! Items of a tile of accumulator type T on architecture `arch`, over a pointer to T where VectorInput
+//! (tests size their inputs around it).
+template <class T, bool VectorInput = false>
 std::size_t tile_items_for(int arch)
 {
-  return static_cast<std::size_t>(tile_dims_for<T>(arch).tile_items);
+  return static_cast<std::size_t>(tile_dims_for<T, tuned, VectorInput>(arch).tile_items);
 }
 
 //! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <sweep/detail/lookback/pipeline.hpp>
 #include <sweep/detail/util/arch.hpp>
 
 namespace sweep
@@ -68,17 +69,36 @@ struct tuning_sm90
   //! Shared memory a block keeps for the look-back windows it folds in order (floating point and user
   //! types; lookback.cuh, warp_lookback_fold): 8 KiB, at most 32 windows of 32 values.
   static constexpr int fold_window_bytes = 8192;
+  //! The architecture has bulk asynchronous copies (cp.async.bulk), so the specialised schedule of the
+  //! single-pass pipeline (lookback/pipeline.cuh): a producer warp has the copy engine bring each tile
+  //! of a 16-byte-aligned contiguous input into a slot of shared memory, the tile threads scan it there
+  //! and keep the scanned items in the slot, a look-back warp folds the tile's prefix meanwhile, and a
+  //! step later the tile threads add it and store. It runs where there are more tiles than blocks, for
+  //! items of pipeline_min_bytes and more that load as 16-byte vectors; otherwise the kernel runs in
+  //! order.
+  static constexpr bool bulk_copies = true;
+  static constexpr int pipeline_min_bytes = 4;
+  //! Slots a block (one tile each: the tile being scanned, the one waiting for its prefix, one in
+  //! flight) and blocks an SM (three 32 KiB slots a block; 576 threads, 56 registers).
+  static constexpr int pipeline_slots         = 3;
+  static constexpr int pipeline_blocks_per_sm = 2;
+  //! The look-back warp's sleep before the first poll of a tile's look-back, where blocks loop over
+  //! tiles, and between failed polls (0: hot spin).
+  static constexpr unsigned pipeline_lookback_delay_ns = 1000;
+  static constexpr unsigned pipeline_backoff_ns        = 0;
 };
 
 //! sm_80 (2048 threads, 164 KB an SM): sm_90's tuning (the scan has no schedule that needs bulk
 //! copies). Not measured (only an H200 was at hand).
 struct tuning_sm80 : tuning_sm90
-{};
+{
+  static constexpr bool bulk_copies = false;
+};
 
 //! sm_86, sm_89 and sm_120 (1536 threads, 100 KB an SM): sized from those documented limits, not
 //! measured: 3 blocks of 512 threads would be all the SM's threads at 40 registers, which spilled
 //! for some types on sm_90 already; 2 blocks (64 registers), and one of the 1024-thread blocks.
-struct tuning_sm86 : tuning_sm90
+struct tuning_sm86 : tuning_sm80
 {
   static constexpr int blocks_per_sm       = 2;
   static constexpr int blocks_per_sm_fold4 = 1;
@@ -86,7 +106,7 @@ struct tuning_sm86 : tuning_sm90
 
 //! sm_75 (1024 threads and 64 KB of shared memory an SM): 2 blocks of 512 threads, or one of 1024, are
 //! all the SM's threads (64 registers). Sized from documented limits, not measured.
-struct tuning_sm75 : tuning_sm90
+struct tuning_sm75 : tuning_sm80
 {
   static constexpr int blocks_per_sm       = 2;
   static constexpr int blocks_per_sm_fold4 = 1;
@@ -121,6 +141,12 @@ constexpr bool fits(const arch_limits& limits)
       && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_wide, block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_segmented, block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::block_threads_fold4, Tuning::blocks_per_sm_fold4, block_shared_bytes<Tuning>())
+      && (!Tuning::bulk_copies
+          || blocks_fit(limits, Tuning::block_threads + pipeline_extra_threads, Tuning::pipeline_blocks_per_sm,
+                        block_shared_bytes<Tuning>()
+                          + Tuning::pipeline_slots
+                              * (static_cast<std::size_t>(Tuning::block_threads) * Tuning::rows * row_bytes
+                                 + Tuning::block_threads / 32 * 16 + 64)))
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
       && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1;

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include <sweep/detail/util/bulk_barrier.hpp>
+
 namespace sweep
 {
 namespace detail
@@ -17,13 +19,6 @@ inline constexpr bool bulk_copy_available = true;
 #else
 inline constexpr bool bulk_copy_available = false;
 #endif
-
-//! A shared-memory barrier that completes a phase when its one arrival (bulk_expect_bytes) and the
-//! bytes that arrival announced (bulk_copy_to_shared) have arrived. u64 in shared memory, 8-aligned.
-struct bulk_barrier
-{
-  unsigned long long word;
-};
 
 __device__ __forceinline__ std::uint32_t shared_address(const void* p)
 {
