@@ -277,10 +277,12 @@ TEST_CASE("copy_if's specialised schedule: where it runs, its shared memory and 
   STATIC_REQUIRE(ci::schedule_of<s12, sm90, false, schedule_choice::specialized>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm80, true, schedule_choice::specialized>() == tile_schedule::in_order);
   STATIC_REQUIRE(ci::schedule_of<float, ci::tuning_sm75, true, schedule_choice::specialized>() == tile_schedule::in_order);
-  // bulk_slots - 1 slots of the staging size, eight u64 a slot (four barriers, four words), and a
-  // second array of the scan's warp totals (16 warps).
+  // bulk_slots - 1 slots of the staging size, then the pipeline's words: six u64 a slot (four
+  // barriers, two tile indices), a u32 count a slot (padded to 8 bytes for the u64 offsets after
+  // them), a u64 offset a slot, and a second array of the scan's warp totals (16 warps).
   STATIC_REQUIRE(ci::specialized_dynamic_bytes<float, sm90>()
-                 == (sm90::bulk_slots - 1) * (32768 + 16) + sm90::bulk_slots * 64 + 16 * 8);
+                 == (sm90::bulk_slots - 1) * (32768 + 16) + sm90::bulk_slots * 6 * 8 + 16 + sm90::bulk_slots * 8 + 16 * 8);
+  STATIC_REQUIRE(sm90::bulk_slots == 3);
   STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, true, schedule_choice::specialized>()
                  == ci::specialized_dynamic_bytes<float, sm90>());
   STATIC_REQUIRE(ci::schedule_dynamic_bytes<float, sm90, true, schedule_choice::in_order>() == 0);

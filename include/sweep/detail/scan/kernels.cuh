@@ -38,6 +38,8 @@ __global__ void __launch_bounds__(
   constexpr bool pipelined   = pipelined_kernel<T, tuning, InputIt, Schedule>;
   using agent_t              = agent<T, tuning, Mode, InputIt, OutputIt, Op, pipelined>;
   constexpr std::size_t slot_bytes = pipelined ? pipeline_dynamic_bytes_for<T, tuning, true, Schedule> : 0;
+  static_assert(!pipelined || compiled_arch == 0 || compiled_arch >= 900,
+                "scan: the specialised schedule needs bulk copies (sm_90 and newer)");
   static_assert(compiled_arch == 0
                   || blocks_fit(limits_of(compiled_arch), launch_threads_for<T, tuning, is_pointer_to_v<InputIt, T>, Schedule>,
                                 kernel_blocks_per_sm_for<T, tuning, is_pointer_to_v<InputIt, T>, Schedule>,

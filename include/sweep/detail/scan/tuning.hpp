@@ -31,10 +31,13 @@ inline constexpr int row_bytes = 16;
 //! rows of one item, as many as fill about item_bytes a thread.
 struct tuning_sm90
 {
-  //! Threads a block: 512; 1024 for 4-byte values that fold in order (floating point and user types:
-  //! lookback.cuh, warp_lookback_fold), where half as many tiles make half as many sequential folds.
+  //! Threads a block: 512, also for 4-byte values that fold in order (floating point and user types:
+  //! lookback.cuh, warp_lookback_fold). In order, 1024-thread tiles (half as many sequential folds)
+  //! measured faster for them (f32 exclusive 2^28 0.576 against 0.604 ms), but the specialised
+  //! schedule folds on a warp of its own beside 512 tile threads, and one tile shape for a type keeps
+  //! every call form's floating-point results the same bits (plan.hpp, tile_shape).
   static constexpr int block_threads       = 512;
-  static constexpr int block_threads_fold4 = 1024;
+  static constexpr int block_threads_fold4 = 512;
   //! Rows (16-byte vectors) a thread holds: 64 bytes a thread, in flight and in registers (one item a
   //! register after the load: 16 for 4-byte items, 32 for 1- and 2-byte ones).
   static constexpr int rows       = 4;
@@ -52,17 +55,17 @@ struct tuning_sm90
   //! docs/design/scan.md, variants.
   static constexpr int blocks_per_sm       = 3;
   static constexpr int blocks_per_sm_small = 2;
-  static constexpr int blocks_per_sm_fold4 = 2;
+  static constexpr int blocks_per_sm_fold4 = 3;
   static constexpr int blocks_per_sm_wide  = 2;
   //! Scans by key ((value, head) items, by_key.cuh): 2 (64 registers). At 3 (40 registers) the
   //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
   static constexpr int blocks_per_sm_segmented = 2;
   //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
   //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
-  //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
-  //! blocks (measured there only).
+  //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for 1024-thread
+  //! blocks (sm_80's float tiles; measured on the H200 there only).
   static constexpr unsigned lookback_delay_ns       = 1000;
-  static constexpr unsigned lookback_delay_ns_fold4 = 500;
+  static constexpr unsigned lookback_delay_ns_fold4 = 1000;
   //! Bytes between two tiles' status words where blocks loop over tiles: 64, a line (L2 sector pair)
   //! of their own (packed words 8 bytes apart measured 2-3% slower).
   static constexpr int state_spread_bytes = 64;
@@ -93,6 +96,11 @@ struct tuning_sm90
 struct tuning_sm80 : tuning_sm90
 {
   static constexpr bool bulk_copies = false;
+  //! Without the specialised schedule, 4-byte values that fold in order take 1024-thread tiles, 2 an
+  //! SM (the in-order shape measured fastest for them on the H200).
+  static constexpr int block_threads_fold4          = 1024;
+  static constexpr int blocks_per_sm_fold4          = 2;
+  static constexpr unsigned lookback_delay_ns_fold4 = 500;
 };
 
 //! sm_86, sm_89 and sm_120 (1536 threads, 100 KB an SM): sized from those documented limits, not
@@ -131,6 +139,12 @@ constexpr std::size_t block_shared_bytes()
        + 64;
 }
 
+//! The widest value the specialised schedule hands between its roles (16 bytes).
+struct alignas(16) pipeline_widest
+{
+  unsigned char bytes[16];
+};
+
 //! Tuning fits `limits`: blocks_per_sm blocks of block_threads threads with their shared memory are
 //! resident at once, and the shared memory stays within a block's static limit.
 template <class Tuning>
@@ -146,7 +160,8 @@ constexpr bool fits(const arch_limits& limits)
                         block_shared_bytes<Tuning>()
                           + Tuning::pipeline_slots
                               * (static_cast<std::size_t>(Tuning::block_threads) * Tuning::rows * row_bytes
-                                 + Tuning::block_threads / 32 * 16 + 64)))
+                                 + Tuning::block_threads / 32 * 16)
+                          + sizeof(pipeline_sync<Tuning::pipeline_slots, pipeline_widest, pipeline_widest, pipeline_no_extra>)))
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
       && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1;
