@@ -1,10 +1,10 @@
-// sweep's copy_if and remove_copy_if for Thrust: `thrust::copy_if(sweep::par, ...)` (and the stencil
-// and remove_copy_if forms) run sweep's single-pass compaction kernel.
+// sweep's copy_if for Thrust: `thrust::copy_if(sweep::par, ...)` (and the stencil form) runs sweep's
+// single-pass compaction kernel; the shared body of every compaction that selects by a predicate
+// (remove.cuh, partition.cuh) is here.
 #pragma once
 
 #include <thrust/copy.h>
 #include <thrust/iterator/discard_iterator.h>
-#include <thrust/remove.h>
 
 #include <cuda/std/iterator>
 
@@ -72,29 +72,27 @@ __host__ constexpr bool check_select_predicate()
   return true;
 }
 
-//! The shared body of every copy_if / remove_copy_if overload. HasStencil selects the stencil form;
-//! `stencil` is then the stencil iterator, otherwise ignored.
-template <class Derived, class InputIt, class StencilIt, class OutputIt, class Pred, bool HasStencil>
+//! The shared body of every overload that selects by a predicate (copy_if, remove_copy_if, remove_if):
+//! HasStencil selects the stencil form (`stencil` is then the stencil iterator, otherwise ignored).
+//! `result` may be `first` (remove_if in place; copy_if_impl::dispatch says why that is safe),
+//! otherwise the ranges must not overlap. Value types sweep's kernel does not take run `fallback(p)`
+//! (Thrust's own algorithm under the same stream and allocator; a generic lambda, so that Thrust's
+//! kernels are only instantiated for those types).
+template <class Derived, class InputIt, class StencilIt, class OutputIt, class Pred, bool HasStencil, class Fallback>
 __host__ OutputIt copy_if_body(execution_policy<Derived>& policy,
                                InputIt first,
                                InputIt last,
                                StencilIt stencil,
                                OutputIt result,
                                Pred pred,
-                               std::integral_constant<bool, HasStencil>)
+                               std::integral_constant<bool, HasStencil>,
+                               Fallback fallback)
 {
   using value_type = cccl::value_type_t<InputIt>;
   if constexpr (!copy_if_impl::supported_type<value_type>)
   {
     // Too large to stage a tile in shared memory: Thrust's own kernel (same stream and allocator).
-    if constexpr (HasStencil)
-    {
-      return thrust::cuda_cub::copy_if(thrust_policy(policy), first, last, stencil, result, pred);
-    }
-    else
-    {
-      return thrust::cuda_cub::copy_if(thrust_policy(policy), first, last, result, pred);
-    }
+    return fallback(policy);
   }
   else
   {
@@ -132,7 +130,9 @@ template <class Derived, class InputIt, class OutputIt, class Pred>
 __host__ OutputIt copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<InputIt>>(), "");
-  return copy_if_body(policy, first, last, first, result, pred, std::false_type{});
+  return copy_if_body(policy, first, last, first, result, pred, std::false_type{}, [&](auto& p) {
+    return thrust::cuda_cub::copy_if(thrust_policy(p), first, last, result, pred);
+  });
 }
 
 //! The stencil form: copies first[i] where pred(stencil[i]) holds. Same contract as above; the stencil
@@ -142,25 +142,9 @@ __host__ OutputIt copy_if(
   execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
-  return copy_if_body(policy, first, last, stencil, result, pred, std::true_type{});
-}
-
-//! thrust::remove_copy_if(sweep policy, ...): copy_if with the predicate negated.
-template <class Derived, class InputIt, class OutputIt, class Pred>
-__host__ OutputIt
-remove_copy_if(execution_policy<Derived>& policy, InputIt first, InputIt last, OutputIt result, Pred pred)
-{
-  static_assert(check_select_predicate<Pred, cccl::value_type_t<InputIt>>(), "");
-  return copy_if_body(policy, first, last, first, result, select_negated<Pred>{pred}, std::false_type{});
-}
-
-//! The stencil form of remove_copy_if: copies first[i] where pred(stencil[i]) is false.
-template <class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
-__host__ OutputIt remove_copy_if(
-  execution_policy<Derived>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt result, Pred pred)
-{
-  static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
-  return copy_if_body(policy, first, last, stencil, result, select_negated<Pred>{pred}, std::true_type{});
+  return copy_if_body(policy, first, last, stencil, result, pred, std::true_type{}, [&](auto& p) {
+    return thrust::cuda_cub::copy_if(thrust_policy(p), first, last, stencil, result, pred);
+  });
 }
 
 } // namespace detail

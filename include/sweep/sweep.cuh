@@ -9,6 +9,9 @@
 #include <sweep/block_histogram.cuh>
 #include <sweep/copy_if.cuh>
 #include <sweep/histogram.cuh>
+#include <sweep/partition.cuh>
+#include <sweep/remove.cuh>
 #include <sweep/scan.cuh>
 #include <sweep/scan_by_key.cuh>
 #include <sweep/sort.cuh>
+#include <sweep/unique.cuh>

@@ -1,8 +1,11 @@
-// Opt-in: include this first in a translation unit (or pass it with `-include`) to route the copy_if,
-// remove_copy_if, sort, stable_sort, sort_by_key, stable_sort_by_key, inclusive_scan, exclusive_scan,
-// transform_inclusive_scan, transform_exclusive_scan, inclusive_scan_by_key and exclusive_scan_by_key calls that existing code makes with Thrust's
-// CUDA policies (thrust::device, thrust::cuda::par, par_nosync, .on(stream), the
-// allocator forms, device_vector iterators) to sweep, without editing any call site.
+// Opt-in: include this first in a translation unit (or pass it with `-include`) to route the calls that
+// existing code makes with Thrust's CUDA policies (thrust::device, thrust::cuda::par, par_nosync,
+// .on(stream), the allocator forms, device_vector iterators) to sweep, without editing any call site,
+// for: copy_if, remove_copy_if, remove_copy, remove, remove_if, unique, unique_copy, unique_by_key,
+// unique_by_key_copy, unique_count, partition, partition_copy, stable_partition, stable_partition_copy,
+// sort, stable_sort, sort_by_key, stable_sort_by_key, inclusive_scan, exclusive_scan,
+// transform_inclusive_scan, transform_exclusive_scan, inclusive_scan_by_key and exclusive_scan_by_key
+// (routed_algorithm lists them).
 //
 // How it works. For each routed call form, this header adds an overload of Thrust's own entry
 // point (thrust::sort(policy, ...), and for device_vector iterators and device_ptr without a policy
@@ -46,9 +49,12 @@
 #include <sweep/copy_if.cuh>
 #include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
+#include <sweep/partition.cuh>
+#include <sweep/remove.cuh>
 #include <sweep/scan.cuh>
 #include <sweep/scan_by_key.cuh>
 #include <sweep/sort.cuh>
+#include <sweep/unique.cuh>
 
 THRUST_NAMESPACE_BEGIN
 namespace cuda_cub
@@ -83,6 +89,18 @@ enum class routed_algorithm : int
   transform_exclusive_scan,
   inclusive_scan_by_key,
   exclusive_scan_by_key,
+  unique,
+  unique_copy,
+  unique_by_key,
+  unique_by_key_copy,
+  unique_count,
+  remove,
+  remove_if,
+  remove_copy,
+  partition,
+  partition_copy,
+  stable_partition,
+  stable_partition_copy,
   count
 };
 
@@ -100,7 +118,19 @@ inline const char* routed_algorithm_name(routed_algorithm algorithm)
                                    "transform_inclusive_scan",
                                    "transform_exclusive_scan",
                                    "inclusive_scan_by_key",
-                                   "exclusive_scan_by_key"};
+                                   "exclusive_scan_by_key",
+                                   "unique",
+                                   "unique_copy",
+                                   "unique_by_key",
+                                   "unique_by_key_copy",
+                                   "unique_count",
+                                   "remove",
+                                   "remove_if",
+                                   "remove_copy",
+                                   "partition",
+                                   "partition_copy",
+                                   "stable_partition",
+                                   "stable_partition_copy"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(routed_algorithm::count),
                 "routed_algorithm_name: one name per algorithm");
   const int index = static_cast<int>(algorithm);
@@ -270,6 +300,18 @@ SWEEP_OVERRIDE_HOST_SIDE(transform_inclusive_scan)
 SWEEP_OVERRIDE_HOST_SIDE(transform_exclusive_scan)
 SWEEP_OVERRIDE_HOST_SIDE(inclusive_scan_by_key)
 SWEEP_OVERRIDE_HOST_SIDE(exclusive_scan_by_key)
+SWEEP_OVERRIDE_HOST_SIDE(unique)
+SWEEP_OVERRIDE_HOST_SIDE(unique_copy)
+SWEEP_OVERRIDE_HOST_SIDE(unique_by_key)
+SWEEP_OVERRIDE_HOST_SIDE(unique_by_key_copy)
+SWEEP_OVERRIDE_HOST_SIDE(unique_count)
+SWEEP_OVERRIDE_HOST_SIDE(remove)
+SWEEP_OVERRIDE_HOST_SIDE(remove_if)
+SWEEP_OVERRIDE_HOST_SIDE(remove_copy)
+SWEEP_OVERRIDE_HOST_SIDE(partition)
+SWEEP_OVERRIDE_HOST_SIDE(partition_copy)
+SWEEP_OVERRIDE_HOST_SIDE(stable_partition)
+SWEEP_OVERRIDE_HOST_SIDE(stable_partition_copy)
 #undef SWEEP_OVERRIDE_HOST_SIDE
 
 } // namespace thrust_override
@@ -343,14 +385,30 @@ inline unsigned long long routed_calls(routed_algorithm algorithm)
 //     specialised than Thrust's (its first parameter is a class template specialisation, not any
 //     type), constrained to the iterators and systems for which Thrust itself picks its CUDA backend
 //     (the first range's iterator and Its..., which name the other iterator parameters).
-// TParams: the template parameters after It, Params the function parameters after `last`, Args
-// their names; each list in parentheses with a leading comma, or () (SWEEP_UNPAREN). Ret may name
-// It (4. defaults It to the device iterator type).
+// Ret: the return type in parentheses (it may hold commas: thrust::pair<A, B>). TParams: the template
+// parameters after It, Params the function parameters after `last`, Args their names; each list in
+// parentheses with a leading comma, or () (SWEEP_UNPAREN). Ret may name It (4. defaults It to the
+// device iterator type).
 #define SWEEP_OVERRIDE_CALL_FORM(Ret, algorithm, It, TParams, Params, Args, Its)                                   \
+  SWEEP_OVERRIDE_CALL_FORM_NO_LVALUE(Ret, algorithm, It, TParams, Params, Args, Its)                               \
+  _CCCL_EXEC_CHECK_DISABLE                                                                                       \
+  template <class Policy,                                                                                        \
+            class It SWEEP_UNPAREN TParams,                                                                      \
+            ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>                                \
+  _CCCL_HOST_DEVICE SWEEP_UNPAREN Ret algorithm(thrust::execution_policy<Policy>& policy, It first, It last SWEEP_UNPAREN Params) \
+  {                                                                                                              \
+    SWEEP_OVERRIDE_ROUTED(algorithm, Policy, static_cast<Policy&>(policy), first, last SWEEP_UNPAREN Args);      \
+  }
+
+// SWEEP_OVERRIDE_CALL_FORM_NO_LVALUE: overloads 1, 2 and 4, for the call forms whose Thrust entry point
+// reaches no cuda_cub overload of its own (only Thrust's generic one, `thrust::execution_policy<P>&`,
+// which 3. would tie with: thrust::unique_count without a predicate). A non-const policy variable
+// passed to such a form runs stock Thrust.
+#define SWEEP_OVERRIDE_CALL_FORM_NO_LVALUE(Ret, algorithm, It, TParams, Params, Args, Its)                         \
   namespace cuda_cub                                                                                             \
   {                                                                                                              \
   template <class Policy, class It SWEEP_UNPAREN TParams, ::sweep::detail::thrust_override::enable_if_wrapped<Policy> = 0> \
-  __host__ Ret algorithm(Policy& policy, It first, It last SWEEP_UNPAREN Params)                                 \
+  __host__ SWEEP_UNPAREN Ret algorithm(Policy& policy, It first, It last SWEEP_UNPAREN Params)                   \
   {                                                                                                              \
     return ::sweep::detail::thrust_override::algorithm(policy, first, last SWEEP_UNPAREN Args);                  \
   }                                                                                                              \
@@ -359,24 +417,16 @@ inline unsigned long long routed_calls(routed_algorithm algorithm)
   template <class P,                                                                                             \
             class It SWEEP_UNPAREN TParams,                                                                      \
             ::sweep::detail::thrust_override::enable_if_routed_rvalue_or_const<P> = 0>                           \
-  _CCCL_HOST_DEVICE Ret algorithm(P&& policy, It first, It last SWEEP_UNPAREN Params)                            \
+  _CCCL_HOST_DEVICE SWEEP_UNPAREN Ret algorithm(P&& policy, It first, It last SWEEP_UNPAREN Params)              \
   {                                                                                                              \
     SWEEP_OVERRIDE_ROUTED(algorithm, ::cuda::std::remove_cvref_t<P>, policy, first, last SWEEP_UNPAREN Args);    \
-  }                                                                                                              \
-  _CCCL_EXEC_CHECK_DISABLE                                                                                       \
-  template <class Policy,                                                                                        \
-            class It SWEEP_UNPAREN TParams,                                                                      \
-            ::sweep::detail::thrust_override::enable_if_routed_entry<Policy> = 0>                                \
-  _CCCL_HOST_DEVICE Ret algorithm(thrust::execution_policy<Policy>& policy, It first, It last SWEEP_UNPAREN Params) \
-  {                                                                                                              \
-    SWEEP_OVERRIDE_ROUTED(algorithm, Policy, static_cast<Policy&>(policy), first, last SWEEP_UNPAREN Args);      \
   }                                                                                                              \
   _CCCL_EXEC_CHECK_DISABLE                                                                                       \
   template <template <class...> class Iter,                                                                      \
             class... A,                                                                                          \
             class It = Iter<A...> SWEEP_UNPAREN TParams,                                                         \
             ::sweep::detail::thrust_override::enable_if_routed_iterators<Iter<A...> SWEEP_UNPAREN Its> = 0>      \
-  _CCCL_HOST_DEVICE Ret algorithm(Iter<A...> first, Iter<A...> last SWEEP_UNPAREN Params)                        \
+  _CCCL_HOST_DEVICE SWEEP_UNPAREN Ret algorithm(Iter<A...> first, Iter<A...> last SWEEP_UNPAREN Params)          \
   {                                                                                                              \
     SWEEP_OVERRIDE_NO_POLICY(algorithm, first, last SWEEP_UNPAREN Args);                                         \
   }
@@ -385,59 +435,101 @@ THRUST_NAMESPACE_BEGIN
 
 // Every routed call form, as Thrust declares it (thrust/copy.h, remove.h, sort.h, scan.h,
 // transform_scan.h; the scans by key in scan.h), where the release has them (util/cccl_compat.cuh).
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
                          (, StencilIt stencil, OutputIt result, Pred pred), (, stencil, result, pred), (, StencilIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, remove_copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, remove_copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), remove_copy_if, InputIt, (, class OutputIt, class Pred), (, OutputIt result, Pred pred), (, result, pred), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), remove_copy_if, InputIt, (, class StencilIt, class OutputIt, class Pred),
                          (, StencilIt stencil, OutputIt result, Pred pred), (, stencil, result, pred), (, StencilIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(void, sort, RandomIt, (), (), (), ())
-SWEEP_OVERRIDE_CALL_FORM(void, sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
-SWEEP_OVERRIDE_CALL_FORM(void, stable_sort, RandomIt, (), (), (), ())
-SWEEP_OVERRIDE_CALL_FORM(void, stable_sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
-SWEEP_OVERRIDE_CALL_FORM(void, sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
-SWEEP_OVERRIDE_CALL_FORM(void, sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
+SWEEP_OVERRIDE_CALL_FORM((void), sort, RandomIt, (), (), (), ())
+SWEEP_OVERRIDE_CALL_FORM((void), sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
+SWEEP_OVERRIDE_CALL_FORM((void), stable_sort, RandomIt, (), (), (), ())
+SWEEP_OVERRIDE_CALL_FORM((void), stable_sort, RandomIt, (, class Compare), (, Compare comp), (, comp), ())
+SWEEP_OVERRIDE_CALL_FORM((void), sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM((void), sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
                          (, values, comp), (, ValuesIt))
-SWEEP_OVERRIDE_CALL_FORM(void, stable_sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
-SWEEP_OVERRIDE_CALL_FORM(void, stable_sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
+SWEEP_OVERRIDE_CALL_FORM((void), stable_sort_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM((void), stable_sort_by_key, KeysIt, (, class ValuesIt, class Compare), (, ValuesIt values, Compare comp),
                          (, values, comp), (, ValuesIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt, class Op), (, OutputIt result, Op op), (, result, op), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan, InputIt, (, class OutputIt, class Op), (, OutputIt result, Op op), (, result, op), (, OutputIt))
 #if SWEEP_CCCL_HAS_INCLUSIVE_SCAN_INIT
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
                          (, result, init, op), (, OutputIt))
 #endif
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt, class Init), (, OutputIt result, Init init), (, result, init), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan, InputIt, (, class OutputIt, class Init), (, OutputIt result, Init init), (, result, init), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan, InputIt, (, class OutputIt, class Init, class Op), (, OutputIt result, Init init, Op op),
                          (, result, init, op), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Op),
                          (, OutputIt result, UnaryOp unary_op, Op op), (, result, unary_op, op), (, OutputIt))
 #if SWEEP_CCCL_HAS_TRANSFORM_INCLUSIVE_SCAN_INIT
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), transform_inclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
                          (, OutputIt result, UnaryOp unary_op, Init init, Op op), (, result, unary_op, init, op), (, OutputIt))
 #endif
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, transform_exclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), transform_exclusive_scan, InputIt, (, class OutputIt, class UnaryOp, class Init, class Op),
                          (, OutputIt result, UnaryOp unary_op, Init init, Op op), (, result, unary_op, init, op), (, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
                          (, ValuesIt values, OutputIt result), (, values, result), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq),
                          (, ValuesIt values, OutputIt result, Eq eq), (, values, result, eq), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq, class Op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), inclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Eq, class Op),
                          (, ValuesIt values, OutputIt result, Eq eq, Op op), (, values, result, eq, op), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt),
                          (, ValuesIt values, OutputIt result), (, values, result), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init),
                          (, ValuesIt values, OutputIt result, Init init), (, values, result, init), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq),
                          (, ValuesIt values, OutputIt result, Init init, Eq eq), (, values, result, init, eq), (, ValuesIt, OutputIt))
-SWEEP_OVERRIDE_CALL_FORM(OutputIt, exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq, class Op),
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan_by_key, KeysIt, (, class ValuesIt, class OutputIt, class Init, class Eq, class Op),
                          (, ValuesIt values, OutputIt result, Init init, Eq eq, Op op), (, values, result, init, eq, op),
                          (, ValuesIt, OutputIt))
+
+// The compaction family (thrust/unique.h, remove.h, partition.h).
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), unique, ForwardIt, (), (), (), ())
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), unique, ForwardIt, (, class Eq), (, Eq eq), (, eq), ())
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), unique_copy, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), unique_copy, InputIt, (, class OutputIt, class Eq), (, OutputIt result, Eq eq), (, result, eq), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM_NO_LVALUE((typename ::cuda::std::iterator_traits<ForwardIt>::difference_type), unique_count, ForwardIt, (), (), (),
+                                   ())
+SWEEP_OVERRIDE_CALL_FORM((typename ::cuda::std::iterator_traits<ForwardIt>::difference_type), unique_count, ForwardIt, (, class Eq),
+                         (, Eq eq), (, eq), ())
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysIt, ValuesIt>), unique_by_key, KeysIt, (, class ValuesIt), (, ValuesIt values), (, values), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysIt, ValuesIt>), unique_by_key, KeysIt, (, class ValuesIt, class Eq), (, ValuesIt values, Eq eq),
+                         (, values, eq), (, ValuesIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysOut, ValuesOut>), unique_by_key_copy, KeysIt, (, class ValuesIt, class KeysOut, class ValuesOut),
+                         (, ValuesIt values, KeysOut keys_result, ValuesOut values_result), (, values, keys_result, values_result),
+                         (, ValuesIt, KeysOut, ValuesOut))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysOut, ValuesOut>), unique_by_key_copy, KeysIt, (, class ValuesIt, class KeysOut, class ValuesOut, class Eq),
+                         (, ValuesIt values, KeysOut keys_result, ValuesOut values_result, Eq eq),
+                         (, values, keys_result, values_result, eq), (, ValuesIt, KeysOut, ValuesOut))
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), remove, ForwardIt, (, class T), (, const T& value), (, value), ())
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), remove_if, ForwardIt, (, class Pred), (, Pred pred), (, pred), ())
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), remove_if, ForwardIt, (, class StencilIt, class Pred), (, StencilIt stencil, Pred pred),
+                         (, stencil, pred), (, StencilIt))
+SWEEP_OVERRIDE_CALL_FORM((OutputIt), remove_copy, InputIt, (, class OutputIt, class T), (, OutputIt result, const T& value),
+                         (, result, value), (, OutputIt))
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), partition, ForwardIt, (, class Pred), (, Pred pred), (, pred), ())
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), partition, ForwardIt, (, class StencilIt, class Pred), (, StencilIt stencil, Pred pred),
+                         (, stencil, pred), (, StencilIt))
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), stable_partition, ForwardIt, (, class Pred), (, Pred pred), (, pred), ())
+SWEEP_OVERRIDE_CALL_FORM((ForwardIt), stable_partition, ForwardIt, (, class StencilIt, class Pred), (, StencilIt stencil, Pred pred),
+                         (, stencil, pred), (, StencilIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), partition_copy, InputIt, (, class TrueIt, class FalseIt, class Pred),
+                         (, TrueIt out_true, FalseIt out_false, Pred pred), (, out_true, out_false, pred), (, TrueIt, FalseIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), partition_copy, InputIt, (, class StencilIt, class TrueIt, class FalseIt, class Pred),
+                         (, StencilIt stencil, TrueIt out_true, FalseIt out_false, Pred pred), (, stencil, out_true, out_false, pred),
+                         (, StencilIt, TrueIt, FalseIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), stable_partition_copy, InputIt, (, class TrueIt, class FalseIt, class Pred),
+                         (, TrueIt out_true, FalseIt out_false, Pred pred), (, out_true, out_false, pred), (, TrueIt, FalseIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), stable_partition_copy, InputIt, (, class StencilIt, class TrueIt, class FalseIt, class Pred),
+                         (, StencilIt stencil, TrueIt out_true, FalseIt out_false, Pred pred), (, stencil, out_true, out_false, pred),
+                         (, StencilIt, TrueIt, FalseIt))
 
 THRUST_NAMESPACE_END
 
 #undef SWEEP_OVERRIDE_CALL_FORM
+#undef SWEEP_OVERRIDE_CALL_FORM_NO_LVALUE
 #undef SWEEP_UNPAREN
 #undef SWEEP_OVERRIDE_NO_POLICY
 #undef SWEEP_OVERRIDE_ROUTED

@@ -5,9 +5,11 @@
 
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/partition.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
+#include <thrust/unique.h>
 
 #include <cuda/std/functional>
 
@@ -90,6 +92,12 @@ void sweep_instantiate_all(thrust::device_vector<float>& f,
   // Scans by key: (value, head) items in the wide (8-byte) and unpacked tile state.
   thrust::inclusive_scan_by_key(sweep::par, u32.begin(), u32.end(), u32.begin(), u32.begin());
   thrust::exclusive_scan_by_key(sweep::par_nosync, u32.begin(), u32.end(), d.begin(), d.begin(), 0.5);
+  // The compaction family: unique (adjacent items), remove in place, partition (two outputs).
+  thrust::unique_copy(sweep::par, u32.begin(), u32.end(), u32.begin());
+  thrust::unique_by_key(sweep::par, u8.begin(), u8.end(), f.begin());
+  thrust::remove_if(sweep::par, f.begin(), f.end(), positive{});
+  thrust::partition_copy(sweep::par, u8.begin(), u8.end(), u8.begin(), u8.begin(), odd{});
+  thrust::stable_partition(sweep::par, f.begin(), f.end(), positive{});
   sweep::histogram_even(sweep::par, f.begin(), f.end(), bins.begin(), 256, 0.0f, 1.0f);
   sweep::histogram_range(sweep::par, f.begin(), f.end(), f.begin(), f.begin() + 5, bins.begin());
   sweep::histogram(sweep::par, u32.begin(), u32.end(), bins.begin(), 256);

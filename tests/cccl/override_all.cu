@@ -8,10 +8,12 @@
 #include <thrust/device_ptr.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
+#include <thrust/partition.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/transform_scan.h>
+#include <thrust/unique.h>
 
 #include <cuda/std/functional>
 
@@ -64,7 +66,7 @@ struct twice
   }
 };
 
-//! The twelve algorithms in each of their call forms, under one policy (passed as the caller passes it).
+//! Every routed algorithm in each of its call forms, under one policy (passed as the caller passes it).
 template <class Policy>
 void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::device_vector<int>& out,
                 thrust::device_vector<std::uint64_t>& values)
@@ -103,6 +105,29 @@ void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::devic
   thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>());
   thrust::exclusive_scan_by_key(policy, keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>(),
                                 cuda::std::plus<int>());
+  thrust::unique(policy, keys.begin(), keys.end());
+  thrust::unique(policy, keys.begin(), keys.end(), cuda::std::equal_to<int>());
+  thrust::unique_copy(policy, keys.begin(), keys.end(), out.begin());
+  thrust::unique_copy(policy, keys.begin(), keys.end(), out.begin(), cuda::std::equal_to<int>());
+  thrust::unique_count(policy, keys.begin(), keys.end());
+  thrust::unique_count(policy, keys.begin(), keys.end(), cuda::std::equal_to<int>());
+  thrust::unique_by_key(policy, keys.begin(), keys.end(), values.begin());
+  thrust::unique_by_key(policy, keys.begin(), keys.end(), values.begin(), cuda::std::equal_to<int>());
+  thrust::unique_by_key_copy(policy, keys.begin(), keys.end(), values.begin(), out.begin(), values.begin());
+  thrust::unique_by_key_copy(policy, keys.begin(), keys.end(), values.begin(), out.begin(), values.begin(),
+                             cuda::std::equal_to<int>());
+  thrust::remove(policy, keys.begin(), keys.end(), 3);
+  thrust::remove_if(policy, keys.begin(), keys.end(), is_odd{});
+  thrust::remove_if(policy, keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::remove_copy(policy, keys.begin(), keys.end(), out.begin(), 3);
+  thrust::partition(policy, keys.begin(), keys.end(), is_odd{});
+  thrust::partition(policy, keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::stable_partition(policy, keys.begin(), keys.end(), is_odd{});
+  thrust::stable_partition(policy, keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::partition_copy(policy, keys.begin(), keys.end(), out.begin(), keys.begin(), is_odd{});
+  thrust::partition_copy(policy, keys.begin(), keys.end(), out.begin(), out.begin(), keys.begin(), is_odd{});
+  thrust::stable_partition_copy(policy, keys.begin(), keys.end(), out.begin(), keys.begin(), is_odd{});
+  thrust::stable_partition_copy(policy, keys.begin(), keys.end(), out.begin(), out.begin(), keys.begin(), is_odd{});
 }
 } // namespace
 
@@ -138,7 +163,14 @@ void sweep_override_all(thrust::device_vector<int>& keys, thrust::device_vector<
   thrust::inclusive_scan_by_key(keys.begin(), keys.end(), keys.begin(), out.begin());
   thrust::exclusive_scan_by_key(keys.begin(), keys.end(), keys.begin(), out.begin(), 3, cuda::std::equal_to<int>(),
                                 cuda::std::plus<int>());
+  thrust::unique(keys.begin(), keys.end());
+  thrust::unique_count(keys.begin(), keys.end());
+  thrust::unique_by_key_copy(keys.begin(), keys.end(), values.begin(), out.begin(), values.begin());
+  thrust::remove_if(keys.begin(), keys.end(), out.begin(), is_odd{});
+  thrust::stable_partition(keys.begin(), keys.end(), is_odd{});
+  thrust::partition_copy(keys.begin(), keys.end(), out.begin(), keys.begin(), is_odd{});
   const thrust::device_ptr<int> first = keys.data();
+  thrust::remove(first, first + keys.size(), 3);
   thrust::sort(first, first + keys.size());
   thrust::copy_if(first, first + keys.size(), out.begin(), is_odd{});
   thrust::inclusive_scan(first, first + keys.size(), out.begin(), cuda::std::plus<int>());

@@ -20,6 +20,7 @@
 #include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/copy_if/plan.hpp>
 #include <sweep/detail/util/bulk_copy.cuh>
+#include <sweep/detail/util/warp_shuffle.cuh>
 
 namespace sweep
 {
@@ -40,19 +41,33 @@ struct no_stencil
 //!   Discard:      output is a discard_iterator: only the count is produced.
 //!   Schedule:     how blocks go through tiles (tuning.hpp, tile_schedule; plan.hpp, schedule_of):
 //!                 `tuned` takes the tuning's choice for the path; tests force each schedule.
+//!   Select:       what selects an item (select_kind): the predicate on it (or on its stencil item),
+//!                 or the binary predicate on it and the item before (unique).
 
-template <bool LoadVectors, bool StoreVectors, bool Discard, schedule_choice Schedule = schedule_choice::tuned>
+template <bool LoadVectors,
+          bool StoreVectors,
+          bool Discard,
+          schedule_choice Schedule = schedule_choice::tuned,
+          select_kind Select       = select_kind::predicate>
 struct kernel_paths
 {
   static constexpr bool load_vectors  = LoadVectors;
   static constexpr bool store_vectors = StoreVectors;
   static constexpr bool discard       = Discard;
   static constexpr schedule_choice schedule = Schedule;
+  static constexpr select_kind select       = Select;
 };
+
+//! The rejected-items output of a kernel that has none (every form but partition's).
+struct no_rejected
+{};
 
 //! Kernel arguments. `chunks` is only used by the vector load path: the 16-byte-aligned address of
 //! virtual item 0 (= first - head).
-template <class InputIt, class StencilIt, class OutputIt, class Pred>
+//! `rejected`: where partition's kernels write the items not selected (stably, after the selected
+//! ones of the tiles before: item i of the input that is the k-th rejected goes to rejected[k]);
+//! no_rejected elsewhere.
+template <class InputIt, class StencilIt, class OutputIt, class Pred, class RejectedIt = no_rejected>
 struct kernel_params
 {
   InputIt input;
@@ -67,6 +82,7 @@ struct kernel_params
   unsigned long long* tile_counter;     //!< zeroed before the launch (unused when tiles == 1)
   unsigned long long* total;            //!< written by the last tile: the number selected (device or
                                         //!< mapped host memory)
+  RejectedIt rejected;
 };
 
 //! A thread's 1- or 2-byte items, in (row, item) order, packed four or two to a 32-bit word as they
@@ -218,6 +234,14 @@ struct agent
   static constexpr int items         = shape::items_per_thread;
   static constexpr bool has_stencil  = !std::is_same<StencilIt, no_stencil>::value;
   static constexpr bool need_items   = !Paths::discard || !has_stencil;
+  //! Unique: item i is selected where it is the first, or pred(item i - 1, item i) (the caller's
+  //! inequality) holds.
+  static constexpr bool adjacent = Paths::select == select_kind::adjacent;
+  using rejected_t               = decltype(Params::rejected);
+  //! Partition: the items not selected are staged after the selected ones and written to p.rejected.
+  static constexpr bool two_outputs = !std::is_same<rejected_t, no_rejected>::value;
+  static_assert(!adjacent || !has_stencil, "select: unique selects on the items themselves");
+  static_assert(!two_outputs || !Paths::discard, "select: partition writes both outputs");
 
   static_assert(items <= 64, "select: one thread's selection flags must fit one 64-bit mask");
   //! One bit an item: 32 bits where that holds them on the vector path for items of up to 8 bytes
@@ -345,7 +369,41 @@ struct agent
     // A mutable copy: Thrust accepts predicates whose operator() is not const.
     Pred pred = p.pred;
     mask_type mask = 0;
-    if constexpr (has_stencil)
+    if constexpr (adjacent)
+    {
+      // Unique: the item before item v of row j is item v - 1 of the row, and before the row's first
+      // the last item of the thread before: the lane below's (a shuffle), or for lane 0 the input's
+      // item before (a load; in place, a tile before may have written it, but only where it keeps
+      // every item before it, so with the same value). The first item of the input is selected.
+      const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+      for (int j = 0; j < rows; ++j)
+      {
+        const std::uint64_t start = row_start(tile_base, j);
+        T before{};
+        bool from_input = true; // types that do not shuffle as bytes: every lane loads its item before
+        if constexpr (std::is_trivially_copyable<T>::value)
+        {
+          before     = shuffle_up(item_at(item, j * vec + vec - 1), 1);
+          from_input = lane == 0;
+        }
+        if (from_input && start > p.head && (Full || start <= p.virtual_items))
+        {
+          before = *(p.input + static_cast<std::ptrdiff_t>(start - 1 - p.head));
+        }
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          const std::uint64_t i = start + v;
+          const T current       = item_at(item, j * vec + v);
+          if ((Full || valid(i)) && (i == p.head || static_cast<bool>(pred(v == 0 ? before : item_at(item, j * vec + v - 1), current))))
+          {
+            mask |= mask_type(1) << (j * vec + v);
+          }
+        }
+      }
+    }
+    else if constexpr (has_stencil)
     {
       using stencil_value = typename std::iterator_traits<StencilIt>::value_type;
       stencil_value s[items];
@@ -423,10 +481,11 @@ struct agent
     //! The item at l.
     __device__ std::uint32_t tail_first() const { return static_cast<std::uint32_t>((l - a) / sizeof(T)); }
   };
-  __device__ output_span span_of(std::uint64_t offset, std::uint32_t count) const
+  template <class Out>
+  __device__ output_span span_of(Out output, std::uint64_t offset, std::uint32_t count) const
   {
     output_span s;
-    s.out                  = p.output + offset;
+    s.out                  = output + offset;
     s.a                    = reinterpret_cast<std::uintptr_t>(s.out);
     const std::uintptr_t b = s.a + static_cast<std::uintptr_t>(count) * sizeof(T);
     s.f                    = (s.a + 15) & ~std::uintptr_t(15);
@@ -447,18 +506,28 @@ struct agent
   //! Writes the tile's `count` items staged in `buffer` to output[offset, offset + count).
   __device__ void store(std::uint64_t offset, std::uint32_t count, unsigned char* buffer) const
   {
-    if constexpr (Paths::store_vectors)
+    store_to(p.output, offset, count, buffer, 0);
+  }
+
+  //! Writes the `count` items staged `first_byte` bytes into `buffer` to output[offset, offset + count)
+  //! (the selected items: first_byte 0; partition's rejected items after them).
+  template <class Out>
+  __device__ void store_to(Out output, std::uint64_t offset, std::uint32_t count, unsigned char* buffer, std::uint32_t first_byte) const
+  {
+    const T* const items_at = staged(buffer + first_byte);
+    // The vector store path: the output is a T pointer (the selected items' where Paths says so).
+    if constexpr (Paths::store_vectors && std::is_same<Out, T*>::value)
     {
       // The body [f, l): one vector store a chunk, from the staged bytes shifted by h = f - a; the
       // head and the tail item by item (span_of).
-      const output_span span = span_of(offset, count);
+      const output_span span = span_of(output, offset, count);
       T* out                 = span.out;
       const std::uintptr_t a = span.a, f = span.f, l = span.l;
       if (f >= l)
       {
         for (std::uint32_t i = threadIdx.x; i < count; i += block_threads)
         {
-          out[i] = staged(buffer)[i];
+          out[i] = items_at[i];
         }
         return;
       }
@@ -466,13 +535,14 @@ struct agent
       const std::uint32_t tail_first = span.tail_first();
       if (threadIdx.x < head_items)
       {
-        out[threadIdx.x] = staged(buffer)[threadIdx.x];
+        out[threadIdx.x] = items_at[threadIdx.x];
       }
       if (tail_first + threadIdx.x < count)
       {
-        out[tail_first + threadIdx.x] = staged(buffer)[tail_first + threadIdx.x];
+        out[tail_first + threadIdx.x] = items_at[tail_first + threadIdx.x];
       }
-      const unsigned h                 = static_cast<unsigned>(f - a);
+      // The body's first source byte, first_byte + h, from the 32-bit words of the buffer.
+      const unsigned h                 = static_cast<unsigned>(f - a) + first_byte;
       const unsigned shift             = (h & 3u) * 8u;
       const std::uint32_t* words       = reinterpret_cast<const std::uint32_t*>(buffer) + (h >> 2);
       const std::uint32_t body_chunks  = static_cast<std::uint32_t>((l - f) / 16);
@@ -503,7 +573,7 @@ struct agent
         const std::uint32_t i = k * block_threads + threadIdx.x;
         if (i < count)
         {
-          *(p.output + static_cast<std::ptrdiff_t>(offset + i)) = staged(buffer)[i];
+          *(output + static_cast<std::ptrdiff_t>(offset + i)) = items_at[i];
         }
       }
     }
@@ -563,16 +633,21 @@ struct agent
 
   //! Places this thread's selected items in `buffer` at their tile positions, in (row, thread, item)
   //! order, which is input order (stable).
-  __device__ void stage(const ranking& r, items_t& item, unsigned char* buffer) const
+  //! Partition (two_outputs): the items not selected follow the tile's selected ones, also in input
+  //! order: the item at tile position q (row, thread, item) that has s selected items before it in the
+  //! tile goes to count + (q - lead) - s, where lead is the number of virtual items before `first` in
+  //! this tile (tile 0's head; every other tile's is 0). Items past the end are not staged.
+  __device__ void stage(const ranking& r, items_t& item, unsigned char* buffer, std::uint64_t tile_base) const
   {
     if constexpr (!Paths::discard)
     {
       hide_items(item);
+      [[maybe_unused]] const std::uint64_t lead = tile_base < p.head ? p.head - tile_base : 0;
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
         std::uint32_t position = r.row_base[j];
-        if constexpr (pack_items && Tuning::skip_unselected_rows)
+        if constexpr (pack_items && Tuning::skip_unselected_rows && !two_outputs)
         {
           if (row_flags(r.mask, j) == 0)
           {
@@ -586,6 +661,15 @@ struct agent
           {
             ::new (static_cast<void*>(staged(buffer) + position)) T(item_at(item, j * vec + v));
             ++position;
+          }
+          else if constexpr (two_outputs)
+          {
+            const std::uint64_t i = row_start(tile_base, j) + v;
+            if (valid(i))
+            {
+              const std::uint32_t q = static_cast<std::uint32_t>(i - tile_base - lead);
+              ::new (static_cast<void*>(staged(buffer) + r.count + q - position)) T(item_at(item, j * vec + v));
+            }
           }
         }
       }
@@ -625,14 +709,32 @@ struct agent
     }
   }
 
+  //! Partition: the tile's rejected items, staged after its `count` selected ones, to p.rejected after
+  //! the rejected items of the tiles before (the tile's first valid item's index less the selected
+  //! items before the tile, `offset`).
+  __device__ void store_rejected(std::uint64_t tile, std::uint64_t offset, std::uint32_t count, unsigned char* buffer) const
+  {
+    if constexpr (two_outputs)
+    {
+      const std::uint64_t tile_base = tile * shape::tile_items;
+      const std::uint64_t first     = tile_base > p.head ? tile_base : p.head;
+      const std::uint64_t end =
+        tile_base + shape::tile_items < p.virtual_items ? tile_base + shape::tile_items : p.virtual_items;
+      store_to(p.rejected, first - p.head - offset, static_cast<std::uint32_t>(end - first) - count, buffer,
+               count * static_cast<std::uint32_t>(sizeof(T)));
+    }
+  }
+
   //! After the barrier that follows staging and find_offset: writes the tile's items staged in
-  //! `buffer` to the output at its offset; the last tile writes the total.
+  //! `buffer` to the output at its offset (and partition's rejected ones); the last tile writes the
+  //! total.
   __device__ void finish_staged(std::uint64_t tile, std::uint32_t count, unsigned char* buffer) const
   {
     const std::uint64_t offset = smem.exclusive;
     if constexpr (!Paths::discard)
     {
       store(offset, count, buffer);
+      store_rejected(tile, offset, count, buffer);
     }
     write_total(tile, offset, count);
   }
@@ -661,7 +763,7 @@ struct agent
       // Warp 0's items die before its look-back (fewer registers live there: spills avoided); the
       // look-back still starts within the delay it sleeps anyway.
       publish_count(tile, r.count);
-      stage(r, item, smem.staging);
+      stage(r, item, smem.staging, tile_base);
       if (threadIdx.x < 32)
       {
         find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
@@ -676,7 +778,7 @@ struct agent
         publish_count(tile, r.count);
         find_offset(tile, r.count, p.tiles > gridDim.x ? lookback_delay_ns : 0u);
       }
-      stage(r, item, smem.staging);
+      stage(r, item, smem.staging, tile_base);
     }
     // Sync point: staging complete and smem.exclusive written before anyone reads either.
     __syncthreads();
@@ -749,7 +851,7 @@ struct agent
       // smem.exclusive before anyone stages over them.
       const ranking r = full ? rank<true>(tile * shape::tile_items, item) : rank<false>(tile * shape::tile_items, item);
       publish_count(tile, r.count);
-      stage(r, item, smem.staging);
+      stage(r, item, smem.staging, tile * shape::tile_items);
       pending       = tile;
       pending_count = r.count;
       // The barrier in block_next_tile makes the staging complete; smem.tile_slot was last read
@@ -808,7 +910,7 @@ struct agent
   {
     if constexpr (Paths::store_vectors)
     {
-      const output_span span = span_of(offset, count);
+      const output_span span = span_of(p.output, offset, count);
       T* out                 = span.out;
       const T* staged_items  = staged(slot + shift);
       const std::uintptr_t f = span.f, l = span.l;
@@ -878,6 +980,7 @@ struct agent
   //! so its look-back (if any) ends and it goes on to rank, publish and look back for that tile.
   __device__ void run_bulk(unsigned char* dynamic) const
   {
+    static_assert(!two_outputs, "select: the bulk schedule stages one output (schedule_choice::tuned_two_outputs)");
     constexpr int slots               = Tuning::bulk_slots;
     constexpr std::uint32_t tile_size = static_cast<std::uint32_t>(shape::tile_items * sizeof(T));
     static_assert(Paths::load_vectors && tile_size % 16 == 0 && sizeof(items_t) == rows * 16,
@@ -967,7 +1070,7 @@ struct agent
         {
           shift = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p.output + offset) % 16);
         }
-        stage(a_rank, item, slot(a_slot) + shift);
+        stage(a_rank, item, slot(a_slot) + shift, a_tile * shape::tile_items);
         if constexpr (bulk_stores)
         {
           bulk_proxy_fence(); // the staged items, before the bulk copy that reads them
@@ -1087,9 +1190,9 @@ struct agent
   }
   //! Tile threads: the selected items staged in place in the slot (the scan's barrier followed every
   //! thread's reads of it).
-  __device__ void keep(reduced_t& r, std::uint64_t, unsigned char* slot_bytes, extra_t&) const
+  __device__ void keep(reduced_t& r, std::uint64_t t, unsigned char* slot_bytes, extra_t&) const
   {
-    stage(r.rank, r.item, slot_bytes);
+    stage(r.rank, r.item, slot_bytes, t * shape::tile_items);
   }
   //! Tile threads: the staged items to the output at the tile's offset; the last tile writes the total.
   __device__ void finish(std::uint64_t t, unsigned char* slot_bytes, extra_t&, aggregate_t count, prefix_t offset) const
@@ -1097,6 +1200,7 @@ struct agent
     if constexpr (!Paths::discard)
     {
       store(offset, static_cast<std::uint32_t>(count), slot_bytes);
+      store_rejected(t, offset, static_cast<std::uint32_t>(count), slot_bytes);
     }
     write_total(t, offset, static_cast<std::uint32_t>(count));
   }

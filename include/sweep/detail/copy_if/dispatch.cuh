@@ -34,6 +34,18 @@ struct is_pointer_to : std::integral_constant<bool,
                                                 && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value>
 {};
 
+//! The compactions return their count to the host, so a call on a capturing stream is refused (before
+//! anything is enqueued, so that the capture itself stays valid), as stock Thrust's fail there.
+__host__ inline void refuse_capture(cudaStream_t stream)
+{
+  if (stream_may_be_capturing(stream))
+  {
+    throw_on_error(cudaErrorStreamCaptureUnsupported,
+                   "sweep: copy_if, remove, unique and partition return their count to the host, so they cannot be "
+                   "captured into a CUDA graph (nor can stock Thrust's)");
+  }
+}
+
 //! What the host launches a select_kernel over items of T on Paths with on the current device
 //! (kernel_launch: the tile of the tuning the kernel's code chose, tile_dims_for, and the blocks of it
 //! the device holds at once, the most a launch takes; with the bulk or specialised schedule's dynamic
@@ -47,34 +59,48 @@ __host__ const kernel_launch<tile_dims>& launch_for()
     [](const tile_dims& tile) { return tile.bulk_shared; });
 }
 
-//! Compacts the n items at `input` (value type T) whose predicate (on the item, or on the stencil
-//! item when StencilIt is not no_stencil) holds into `output`, stably. Contiguous iterators
-//! must already be unwrapped to raw pointers. Returns the number selected. Synchronizes the
-//! policy's stream (the count is needed on the host), whatever the policy. Throws
-//! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
-//! Schedule: the tuning's (the public algorithms), or one forced (tests run both).
-template <class T, bool Discard, schedule_choice Schedule = schedule_choice::tuned, class Derived, class InputIt, class StencilIt, class OutputIt, class Pred>
-__host__ std::uint64_t
-dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, StencilIt stencil, OutputIt output, Pred pred)
+//! Compacts the n items at `input` (value type T) that are selected into `output`, stably: where the
+//! predicate holds on the item, or on the stencil item when StencilIt is not no_stencil (Select
+//! predicate), or where the item is the first or pred(item before, item) holds (Select adjacent:
+//! unique). Where `rejected` is an output (partition), the items not selected go there, stably.
+//! Contiguous iterators must already be unwrapped to raw pointers. The output may be the input (in
+//! place: a tile writes only after every tile before it has loaded its items, and only over items of
+//! those tiles and its own). Returns the number selected. Synchronizes the policy's stream (the count
+//! is needed on the host), whatever the policy; refuses a capturing stream before enqueuing anything.
+//! Throws thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
+//! Schedule: the tuning's (the public algorithms), or one forced (tests run each).
+template <class T,
+          bool Discard,
+          schedule_choice Schedule = schedule_choice::tuned,
+          select_kind Select       = select_kind::predicate,
+          class Derived,
+          class InputIt,
+          class StencilIt,
+          class OutputIt,
+          class Pred,
+          class RejectedIt = no_rejected>
+__host__ std::uint64_t dispatch(execution_policy<Derived>& policy,
+                                InputIt input,
+                                std::uint64_t n,
+                                StencilIt stencil,
+                                OutputIt output,
+                                Pred pred,
+                                RejectedIt rejected = {})
 {
+  constexpr bool two_outputs        = !std::is_same<RejectedIt, no_rejected>::value;
+  constexpr schedule_choice choice  = two_outputs && Schedule == schedule_choice::tuned ? schedule_choice::tuned_two_outputs : Schedule;
   constexpr bool load_vector_path   = vectorizable_type<T> && is_pointer_to<InputIt, T>::value;
   constexpr bool store_vector_path  = !Discard && vectorizable_type<T> && is_pointer_to<OutputIt, T>::value;
-  using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard, Schedule>;
-  using params_t                    = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
-  constexpr auto kernel             = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred>;
+  using paths                       = kernel_paths<load_vector_path, store_vector_path, Discard, choice, Select>;
+  using params_t                    = kernel_params<InputIt, StencilIt, OutputIt, Pred, RejectedIt>;
+  constexpr auto kernel             = &select_kernel<T, paths, InputIt, StencilIt, OutputIt, Pred, RejectedIt>;
 
   if (n == 0)
   {
     return 0;
   }
   throw_on_pending_error("sweep::copy_if: an earlier CUDA call left this error");
-  if (stream_may_be_capturing(stream_of(policy)))
-  {
-    // Refused before anything is enqueued, so the capture itself stays valid.
-    throw_on_error(cudaErrorStreamCaptureUnsupported,
-                   "sweep::copy_if: returns its count to the host, so it cannot be captured into a CUDA graph "
-                   "(nor can stock Thrust's)");
-  }
+  refuse_capture(stream_of(policy));
 
   // The tile of the tuning the kernel's code was compiled with.
   const kernel_launch<tile_dims>& launch = launch_for<T, kernel, paths>();
@@ -116,7 +142,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   state.slots = static_cast<std::uint32_t>(plan.word_stride); // slot 0 of each tile's words is its word
   unsigned long long* const total = scratch != nullptr ? scratch->mapped_word : header + 1;
   const params_t params{
-    input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, total};
+    input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, total, rejected};
 
   if (!lone_tile)
   {
@@ -130,7 +156,7 @@ dispatch(execution_policy<Derived>& policy, InputIt input, std::uint64_t n, Sten
   // the specialised one's two warps more), where its tuning has one and there are more tiles than
   // blocks, or where a test forces it; launched without them it runs in order (kernels.cuh).
   const bool slots = launch.tile.bulk_shared > 0
-                  && (Schedule == schedule_choice::bulk || Schedule == schedule_choice::specialized || plan.tiles > grid);
+                  && (choice == schedule_choice::bulk || choice == schedule_choice::specialized || plan.tiles > grid);
   if (slots)
   {
     allow_dynamic_shared(reinterpret_cast<const void*>(kernel), launch.tile.bulk_shared);

@@ -50,13 +50,13 @@ __host__ __device__ constexpr int min_blocks()
 //! The tuning is the one of the architecture this code is compiled for (tuning_for<compiled_arch>),
 //! never a template parameter: one instantiation per type serves every architecture, and the host
 //! finds the same struct from the kernel's PTX version (dispatch.cuh, launch_for).
-template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred>
+template <class T, class Paths, class InputIt, class StencilIt, class OutputIt, class Pred, class RejectedIt = no_rejected>
 __global__ void __launch_bounds__((launch_threads<T, tuning_for<compiled_arch>, Paths::load_vectors, Paths::schedule>()),
                                   (min_blocks<T, Paths, tuning_for<compiled_arch>>()))
-  select_kernel(kernel_params<InputIt, StencilIt, OutputIt, Pred> params)
+  select_kernel(kernel_params<InputIt, StencilIt, OutputIt, Pred, RejectedIt> params)
 {
   using tuning   = tuning_for<compiled_arch>;
-  using params_t = kernel_params<InputIt, StencilIt, OutputIt, Pred>;
+  using params_t = kernel_params<InputIt, StencilIt, OutputIt, Pred, RejectedIt>;
   using agent_t  = agent<T, tuning, Paths, params_t, InputIt, StencilIt, OutputIt, Pred>;
   constexpr std::size_t slot_bytes = schedule_dynamic_bytes<T, tuning, Paths::load_vectors, Paths::schedule>();
   static_assert(compiled_arch == 0

@@ -70,7 +70,20 @@ enum class schedule_choice
   in_order,
   pipelined,
   bulk,
-  specialized
+  specialized,
+  //! The tuning's schedule, for a kernel that writes the selected and the rejected items (partition):
+  //! where that is the bulk schedule, whose stores stage a tile aligned like its one output, the
+  //! specialised one.
+  tuned_two_outputs
+};
+
+//! What selects an item (agent.cuh): the predicate on it or on its stencil item (copy_if, remove,
+//! partition), or the binary predicate on the item before it and it (unique: the first item and every
+//! item unequal to the one before).
+enum class select_kind
+{
+  predicate,
+  adjacent
 };
 
 //! The schedule (tuning.hpp, tile_schedule) of a kernel over items of T under Tuning, on the vector
@@ -89,8 +102,11 @@ SWEEP_HOST_DEVICE constexpr tile_schedule schedule_of()
                                  : sizeof(T) == 2                         ? Tuning::vector_schedule_2byte
                                  : sizeof(T) == 1                         ? Tuning::vector_schedule_1byte
                                                                           : Tuning::vector_schedule;
-  constexpr bool slotted = chosen == tile_schedule::bulk || chosen == tile_schedule::specialized;
-  return slotted && !(Tuning::bulk_copies && LoadVectors) ? tile_schedule::in_order : chosen;
+  constexpr tile_schedule staged = Choice == schedule_choice::tuned_two_outputs && chosen == tile_schedule::bulk
+                                   ? tile_schedule::specialized
+                                   : chosen;
+  constexpr bool slotted = staged == tile_schedule::bulk || staged == tile_schedule::specialized;
+  return slotted && !(Tuning::bulk_copies && LoadVectors) ? tile_schedule::in_order : staged;
 }
 
 //! Dynamic shared memory of a kernel of the bulk schedule over items of T under Tuning: bulk_slots - 1
