@@ -178,12 +178,13 @@ struct specialized_pipeline
         return;
       }
       const prefix_t prefix = step.look_back(tile, sync.aggregate[s]);
-      __syncwarp(); // every lane has read the slot's words before the tile threads may reuse them
       if (threadIdx.x % 32 == 0)
       {
         sync.prefix[s] = prefix;
-        bulk_arrive(sync.prefixed[s]);
       }
+      // Every lane arrives (the barrier expects 32): each lane's reads of the slot's words precede its
+      // own release, before the tile threads may reuse them.
+      bulk_arrive(sync.prefixed[s]);
     }
   }
 
@@ -239,15 +240,12 @@ struct specialized_pipeline
         bulk_wait(sync.prefixed[a_slot], (prefix_phase >> a_slot) & 1u);
         prefix_phase ^= 1u << a_slot;
         step.finish(a_tile, step.slot(dynamic, a_slot), sync.extra, a_aggregate, sync.prefix[a_slot]);
-        // This thread's reads and writes of a's slot, before the copy engine's writes; then one
-        // arrival a warp (__syncwarp orders the lanes' accesses before lane 0's release), where an
-        // arrival from every thread queued 32 a warp on one shared word.
+        // This thread's reads and writes of a's slot, before the copy engine's writes (the proxy
+        // fence), released by its own arrival: every tile thread arrives (one arrival a warp after a
+        // __syncwarp measured the same for copy_if, but releases only lane 0's accesses under the PTX
+        // memory model's per-thread release, which compute-sanitizer's racecheck reports).
         bulk_proxy_fence();
-        __syncwarp();
-        if (threadIdx.x % 32 == 0)
-        {
-          bulk_arrive(sync.empty[a_slot]);
-        }
+        bulk_arrive(sync.empty[a_slot]);
       }
       if (!have_b)
       {
@@ -271,9 +269,9 @@ struct specialized_pipeline
       for (int s = 0; s < slots; ++s)
       {
         bulk_barrier_init(sync.full[s]);
-        bulk_barrier_init(sync.empty[s], tile_warps);
+        bulk_barrier_init(sync.empty[s], Step::tile_threads);
         bulk_barrier_init(sync.reduced[s]);
-        bulk_barrier_init(sync.prefixed[s]);
+        bulk_barrier_init(sync.prefixed[s], 32);
       }
       bulk_proxy_fence(); // the initialized barriers, before the copies that count on them
     }

@@ -28,9 +28,9 @@ template <int Slots, class Aggregate, class Prefix, class Extra>
 struct pipeline_sync
 {
   bulk_barrier full[Slots];     // producer: the slot's tile index written, a full tile's bytes landed
-  bulk_barrier empty[Slots];    // every tile warp: done with the slot (one arrival a warp)
+  bulk_barrier empty[Slots];    // every tile thread: done with the slot (one arrival a thread)
   bulk_barrier reduced[Slots];  // tile thread 0: the slot's tile reduced, its aggregate published
-  bulk_barrier prefixed[Slots]; // look-back warp: the slot's tile's prefix written
+  bulk_barrier prefixed[Slots]; // every look-back lane: the slot's tile's prefix written (lane 0)
   unsigned long long tile[Slots];         // the producer's: the tile in the slot; tiles() or more: none
   unsigned long long reduced_tile[Slots]; // tile thread 0's: the tile reduced; tiles(): none
   Aggregate aggregate[Slots];             // tile thread 0's: the tile's aggregate
