@@ -36,11 +36,13 @@ using constant_int = ::cuda::constant_iterator<int>;
 using constant_int = thrust::constant_iterator<int>;
 #endif
 
-//! Sizes around the u32 tile (a function: listing the tests must not touch the GPU).
+//! Sizes around the u32 tile of the kernels over fancy iterators, and of the contiguous inputs'
+//! kernel (a function: listing the tests must not touch the GPU).
 std::vector<std::size_t> iterator_sizes()
 {
-  const std::size_t tile = scan_tile<std::uint32_t>();
-  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
+  const std::size_t tile       = scan_tile<std::uint32_t, false>();
+  const std::size_t contiguous = scan_tile<std::uint32_t, true>();
+  return {0, 1, 33, tile - 1, tile + 1, contiguous - 1, contiguous + 1, 37 * tile + 11, 1000003};
 }
 
 struct mod_1000

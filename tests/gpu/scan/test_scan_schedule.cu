@@ -107,10 +107,18 @@ std::vector<std::size_t> forced_sizes(std::size_t tile, schedule_choice s)
   return {9 * sms * tile + 11};
 }
 
+//! The tile of the kernel over a T pointer with schedule S (forcing the specialised schedule gives 1-
+//! and 2-byte items its tile too).
+template <class T, schedule_choice S>
+std::size_t forced_tile()
+{
+  return static_cast<std::size_t>(sc::tile_dims_for<T, sc::tuned, true, S>(tuned_arch()).tile_items);
+}
+
 template <class T, schedule_choice S, class Op>
 void exact_all_modes(Op op, T init, const std::string& what)
 {
-  const std::size_t tile = scan_tile<T>();
+  const std::size_t tile = forced_tile<T, S>();
   const auto sizes       = forced_sizes(tile, S);
   const auto data        = random_vector<T>(sizes.back(), test_seed() + 300 + sizeof(T));
   for (std::size_t n : sizes)
@@ -129,7 +137,7 @@ template <class T>
 void specialized_many_tiles(const std::string& what)
 {
   const std::size_t sms = static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
-  const std::size_t n   = 9 * sms * scan_tile<T>() + 5;
+  const std::size_t n   = 9 * sms * forced_tile<T, schedule_choice::specialized>() + 5;
   const auto data       = random_vector<T>(n, test_seed() + 320 + sizeof(T));
   exact_case<T, schedule_choice::specialized, exclusive>(data, n, op_plus<>{}, T(3), what + " exclusive, many tiles");
 }

@@ -40,7 +40,7 @@ struct to_double
 
 TEST_CASE("transform_inclusive_scan and transform_exclusive_scan of integers match thrust", "[scan][transform]")
 {
-  const auto sizes = edge_sizes(scan_tile<long long>());
+  const auto sizes = edge_sizes(scan_tile<long long, false>());
   const auto ints  = random_vector<int>(sizes.back(), test_seed() + 1);
   check_scan_sizes<long long>(ints, sizes, [](auto p, auto f, auto l, auto o) {
     return thrust::transform_inclusive_scan(p, f, l, o, square_wide{}, op_plus<long long>());
@@ -67,7 +67,7 @@ TEST_CASE("transform_inclusive_scan and transform_exclusive_scan of integers mat
 
 TEST_CASE("transform scans of float into double are within the bound and reproducible", "[scan][transform][float]")
 {
-  const auto sizes = edge_sizes(scan_tile<double>());
+  const auto sizes = edge_sizes(scan_tile<double, false>());
   const auto data  = random_vector<float>(sizes.back(), test_seed() + 3);
   const thrust::host_vector<float> host(data);
   for (std::size_t n : sizes)

@@ -49,24 +49,24 @@ TEST_CASE("scan: supported and vectorizable accumulator types", "[scan]")
 
 TEST_CASE("scan: sm_90 tile shapes", "[scan]")
 {
-  // 512 threads for every type (one shape with the specialised schedule); a row is one 16-byte
-  // vector, 4 rows.
+  // In order: 512 threads (1024 for 4-byte values that fold in order); a row is one 16-byte vector,
+  // 4 rows.
   CHECK(shape90<std::uint32_t>::vec == 4);
   CHECK(shape90<std::uint32_t>::rows == 4);
   CHECK(shape90<std::uint32_t>::tile_items == 512u * 16u);
   CHECK(shape90<std::uint32_t>::warp_items == 32u * 16u);
   CHECK(shape90<double>::tile_items == 512u * 8u);
   CHECK(shape90<s16>::tile_items == 512u * 4u);
-  CHECK(shape90<float>::block_threads == 512);
-  CHECK(shape90<float>::tile_items == 512u * 16u);
+  CHECK(shape90<float>::block_threads == 1024);
+  CHECK(shape90<float>::tile_items == 1024u * 16u);
   CHECK(shape90<std::uint16_t>::items_per_thread == 32);
   CHECK(shape90<std::uint8_t>::items_per_thread == 64);
   CHECK(sc::blocks_per_sm_for<std::uint32_t, sc::tuning_sm90> == 3);
-  CHECK(sc::blocks_per_sm_for<float, sc::tuning_sm90> == 3);
+  CHECK(sc::blocks_per_sm_for<float, sc::tuning_sm90> == 2);
   CHECK(sc::blocks_per_sm_for<std::uint8_t, sc::tuning_sm90> == 2);
   CHECK(sc::blocks_per_sm_for<double, sc::tuning_sm90> == 3);
   CHECK(sc::blocks_per_sm_for<s16, sc::tuning_sm90> == 2);
-  CHECK(sc::lookback_delay_for<float, sc::tuning_sm90> == 1000);
+  CHECK(sc::lookback_delay_for<float, sc::tuning_sm90> == 500);
   CHECK(sc::lookback_delay_for<std::uint32_t, sc::tuning_sm90> == 1000);
   // Types that do not load as vectors: rows of one item, about item_bytes a thread.
   CHECK(shape90<s12>::vec == 1);
@@ -100,8 +100,12 @@ TEST_CASE("scan: the specialised schedule: where it is compiled in, its threads 
   STATIC_REQUIRE_FALSE(sc::has_pipeline<std::uint32_t, sm90, false, schedule_choice::tuned>);
   STATIC_REQUIRE_FALSE(sc::has_pipeline<s12, sm90, true, schedule_choice::specialized>);
   STATIC_REQUIRE_FALSE(sc::has_pipeline<std::uint32_t, sc::tuning_sm80, true, schedule_choice::tuned>);
-  // Three slots of a tile and its warps' totals each, then the pipeline's words.
-  constexpr std::size_t slot = 512u * 64u + 16u * 4u + 0u;
+  // Its tile: 512 threads of 8 rows for every type. Three slots of a tile and its warps' totals
+  // each, then the pipeline's words.
+  STATIC_REQUIRE(sc::tile_shape<float, sm90, true>::block_threads == 512);
+  STATIC_REQUIRE(sc::tile_shape<float, sm90, true>::tile_items == 512u * 8u * 4u);
+  STATIC_REQUIRE(sc::tile_shape<std::uint64_t, sm90, true>::rows == 8);
+  constexpr std::size_t slot = 512u * 128u + 16u * 4u;
   STATIC_REQUIRE(sc::pipeline_slot_bytes<std::uint32_t, sm90> == (slot + 15) / 16 * 16);
   STATIC_REQUIRE(sc::pipeline_dynamic_bytes_for<std::uint32_t, sm90, true, schedule_choice::tuned>
                  == 3 * sc::pipeline_slot_bytes<std::uint32_t, sm90>
@@ -109,10 +113,11 @@ TEST_CASE("scan: the specialised schedule: where it is compiled in, its threads 
   STATIC_REQUIRE(sc::pipeline_dynamic_bytes_for<std::uint32_t, sm90, false, schedule_choice::tuned> == 0);
   STATIC_REQUIRE(sc::launch_threads_for<std::uint32_t, sm90, true, schedule_choice::tuned> == 512 + 64);
   STATIC_REQUIRE(sc::launch_threads_for<std::uint32_t, sm90, false, schedule_choice::tuned> == 512);
-  STATIC_REQUIRE(sc::kernel_blocks_per_sm_for<std::uint32_t, sm90, true, schedule_choice::tuned> == 2);
+  STATIC_REQUIRE(sc::kernel_blocks_per_sm_for<std::uint32_t, sm90, true, schedule_choice::tuned> == 1);
   STATIC_REQUIRE(sc::kernel_blocks_per_sm_for<std::uint32_t, sm90, false, schedule_choice::tuned> == 3);
   const sc::tile_dims dims = sc::tile_dims_for<float, sc::tuned, true>(900);
-  CHECK(dims.tile_items == sc::tile_dims_for<float>(900).tile_items); // one shape whatever the input
+  CHECK(dims.block_threads == 512);
+  CHECK(dims.tile_items == 512u * 8u * 4u);
   CHECK(dims.extra_threads == 64);
   CHECK(dims.pipeline_shared == sc::pipeline_dynamic_bytes_for<float, sm90, true, schedule_choice::tuned>);
   CHECK(sc::tile_dims_for<float, sc::tuned, true>(800).pipeline_shared == 0);

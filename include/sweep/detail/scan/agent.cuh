@@ -79,7 +79,7 @@ struct optional_value
 template <class T, class Tuning, class Mode, class InputIt, class OutputIt, class Op, bool Pipelined = false>
 struct agent
 {
-  using shape                          = tile_shape<T, Tuning>;
+  using shape                          = tile_shape<T, Tuning, Pipelined>;
   using params_t                       = kernel_params<InputIt, OutputIt, T, Op>;
   static constexpr int block_threads   = shape::block_threads;
   static constexpr int warps           = shape::warps;

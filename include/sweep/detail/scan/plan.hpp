@@ -72,16 +72,19 @@ using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value, tuning_
 //! lane l, item v of the row's vector:
 //!   tile * tile_items + w * warp_items + j * (32 * vec) + l * vec + v,
 //! so a warp covers one contiguous span and each of its rows one coalesced 32-vector stretch.
-//! One shape for a type on an architecture, whatever the input iterator and schedule: the association
-//! of floating-point results is the tile's (agent.cuh), so every call form gives the same bits.
-template <class T, class Tuning>
+//! Pipelined: the kernel has the specialised schedule (has_pipeline): Tuning::block_threads threads of
+//! Tuning::pipeline_rows rows, whichever schedule a call runs, so that a call form's floating-point
+//! results (whose association is the tile's, agent.cuh) do not depend on the input's size or
+//! alignment.
+template <class T, class Tuning, bool Pipelined = false>
 struct tile_shape
 {
   static constexpr bool vectorizable = vectorizable_type<T>;
   static constexpr int vec           = vectorizable ? static_cast<int>(row_bytes / sizeof(T)) : segment_vec<T>;
-  static constexpr int block_threads = fold4_class<T> ? Tuning::block_threads_fold4 : Tuning::block_threads;
+  static constexpr int block_threads = fold4_class<T> && !Pipelined ? Tuning::block_threads_fold4 : Tuning::block_threads;
   static constexpr int warps         = block_threads / 32;
-  static constexpr int rows          = segment_vec<T> > 1 ? Tuning::rows_segmented
+  static constexpr int rows          = Pipelined              ? Tuning::pipeline_rows
+                                     : segment_vec<T> > 1 ? Tuning::rows_segmented
                                      : !vectorizable      ? (sizeof(T) >= static_cast<std::size_t>(Tuning::item_bytes) ? 1 : static_cast<int>(Tuning::item_bytes / sizeof(T)))
                                      : sizeof(T) == 1 ? Tuning::rows_1byte
                                      : sizeof(T) == 2 ? Tuning::rows_2byte
@@ -134,7 +137,7 @@ inline constexpr bool has_pipeline = Tuning::bulk_copies && VectorInput && vecto
 //! warp, 16-byte aligned).
 template <class T, class Tuning>
 inline constexpr std::size_t pipeline_slot_bytes =
-  tile_shape<T, Tuning>::tile_items * sizeof(T) + (tile_shape<T, Tuning>::warps * sizeof(T) + 15) / 16 * 16;
+  tile_shape<T, Tuning, true>::tile_items * sizeof(T) + (tile_shape<T, Tuning, true>::warps * sizeof(T) + 15) / 16 * 16;
 
 //! Dynamic shared memory of the specialised schedule's block: its slots, then the pipeline's words
 //! (lookback/pipeline.hpp; aggregates and prefixes are values of T). 0 without the schedule.
@@ -149,7 +152,7 @@ inline constexpr std::size_t pipeline_dynamic_bytes_for =
 //! schedule's producer and look-back warps.
 template <class T, class Tuning, bool VectorInput, schedule_choice Choice>
 inline constexpr int launch_threads_for =
-  tile_shape<T, Tuning>::block_threads
+  tile_shape<T, Tuning, has_pipeline<T, Tuning, VectorInput, Choice>>::block_threads
   + (has_pipeline<T, Tuning, VectorInput, Choice> ? pipeline_extra_threads : 0);
 
 //! Blocks an SM such a kernel is compiled for (__launch_bounds__).
@@ -176,7 +179,7 @@ tile_dims tile_dims_for(int arch)
 {
   return with_tuning_arch(arch, [](auto a) {
     using tuning = tuning_of<Choice, decltype(a)::value>;
-    using shape  = tile_shape<T, tuning>;
+    using shape  = tile_shape<T, tuning, has_pipeline<T, tuning, VectorInput, Schedule>>;
     return tile_dims{shape::block_threads, shape::tile_items, static_cast<std::uint32_t>(tuning::state_spread_bytes),
                      pipeline_dynamic_bytes_for<T, tuning, VectorInput, Schedule>,
                      launch_threads_for<T, tuning, VectorInput, Schedule> - shape::block_threads};

@@ -31,13 +31,12 @@ inline constexpr int row_bytes = 16;
 //! rows of one item, as many as fill about item_bytes a thread.
 struct tuning_sm90
 {
-  //! Threads a block: 512, also for 4-byte values that fold in order (floating point and user types:
-  //! lookback.cuh, warp_lookback_fold). In order, 1024-thread tiles (half as many sequential folds)
-  //! measured faster for them (f32 exclusive 2^28 0.576 against 0.604 ms), but the specialised
-  //! schedule folds on a warp of its own beside 512 tile threads, and one tile shape for a type keeps
-  //! every call form's floating-point results the same bits (plan.hpp, tile_shape).
+  //! Threads a block: 512; in order, 1024 for 4-byte values that fold in order (floating point and
+  //! user types: lookback.cuh, warp_lookback_fold), where half as many tiles make half as many
+  //! sequential folds (f32 exclusive 2^28 0.576 against 0.604 ms at 512). The specialised schedule's
+  //! tile threads are block_threads for every type.
   static constexpr int block_threads       = 512;
-  static constexpr int block_threads_fold4 = 512;
+  static constexpr int block_threads_fold4 = 1024;
   //! Rows (16-byte vectors) a thread holds: 64 bytes a thread, in flight and in registers (one item a
   //! register after the load: 16 for 4-byte items, 32 for 1- and 2-byte ones).
   static constexpr int rows       = 4;
@@ -55,17 +54,17 @@ struct tuning_sm90
   //! docs/design/scan.md, variants.
   static constexpr int blocks_per_sm       = 3;
   static constexpr int blocks_per_sm_small = 2;
-  static constexpr int blocks_per_sm_fold4 = 3;
+  static constexpr int blocks_per_sm_fold4 = 2;
   static constexpr int blocks_per_sm_wide  = 2;
   //! Scans by key ((value, head) items, by_key.cuh): 2 (64 registers). At 3 (40 registers) the
   //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
   static constexpr int blocks_per_sm_segmented = 2;
   //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
   //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
-  //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for 1024-thread
-  //! blocks (sm_80's float tiles; measured on the H200 there only).
+  //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
+  //! blocks (measured there only).
   static constexpr unsigned lookback_delay_ns       = 1000;
-  static constexpr unsigned lookback_delay_ns_fold4 = 1000;
+  static constexpr unsigned lookback_delay_ns_fold4 = 500;
   //! Bytes between two tiles' status words where blocks loop over tiles: 64, a line (L2 sector pair)
   //! of their own (packed words 8 bytes apart measured 2-3% slower).
   static constexpr int state_spread_bytes = 64;
@@ -81,13 +80,22 @@ struct tuning_sm90
   //! order.
   static constexpr bool bulk_copies = true;
   static constexpr int pipeline_min_bytes = 4;
-  //! Slots a block (one tile each: the tile being scanned, the one waiting for its prefix, one in
-  //! flight) and blocks an SM (three 32 KiB slots a block; 576 threads, 56 registers).
+  //! Its tile: block_threads threads of pipeline_rows 16-byte rows (64 KiB), slots a block (one tile
+  //! each: the tile being scanned, the one waiting for its prefix, one in flight) and blocks an SM
+  //! (three 64 KiB slots: one block of 576 threads). Its time tracks the tile count, not the bytes
+  //! (about 18-20 ns a tile at 32 KiB tiles for every item size: the chain of the tiles' prefixes),
+  //! so the largest tile three slots allow: 8 rows against 4 (two blocks an SM), u32 2^28 0.603 ->
+  //! 0.579 ms, f32 0.593 -> 0.562, u64 2^27 0.654 -> 0.608; 6 rows 0.602 / 0.589 / 0.624; two
+  //! slots of 32 KiB at three blocks an SM 0.738 / 0.724 / 0.931 (no tile in flight). Measured on
+  //! the H200 (docs/design/scan.md, variants).
+  static constexpr int pipeline_rows          = 8;
   static constexpr int pipeline_slots         = 3;
-  static constexpr int pipeline_blocks_per_sm = 2;
+  static constexpr int pipeline_blocks_per_sm = 1;
   //! The look-back warp's sleep before the first poll of a tile's look-back, where blocks loop over
-  //! tiles, and between failed polls (0: hot spin).
-  static constexpr unsigned pipeline_lookback_delay_ns = 1000;
+  //! tiles, and between failed polls (0: hot spin): 2000 ns (64 KiB tiles: 1000 ns 0.579 / 0.562 /
+  //! 0.608 ms, 2000 ns 0.577 / 0.561 / 0.604; 32 KiB tiles: 500 / 1000 / 1500 / 2500 ns u32 0.606 /
+  //! 0.603 / 0.592 / 0.607; a 200 ns backoff between polls 0.606).
+  static constexpr unsigned pipeline_lookback_delay_ns = 2000;
   static constexpr unsigned pipeline_backoff_ns        = 0;
 };
 
@@ -96,11 +104,6 @@ struct tuning_sm90
 struct tuning_sm80 : tuning_sm90
 {
   static constexpr bool bulk_copies = false;
-  //! Without the specialised schedule, 4-byte values that fold in order take 1024-thread tiles, 2 an
-  //! SM (the in-order shape measured fastest for them on the H200).
-  static constexpr int block_threads_fold4          = 1024;
-  static constexpr int blocks_per_sm_fold4          = 2;
-  static constexpr unsigned lookback_delay_ns_fold4 = 500;
 };
 
 //! sm_86, sm_89 and sm_120 (1536 threads, 100 KB an SM): sized from those documented limits, not
@@ -159,7 +162,7 @@ constexpr bool fits(const arch_limits& limits)
           || blocks_fit(limits, Tuning::block_threads + pipeline_extra_threads, Tuning::pipeline_blocks_per_sm,
                         block_shared_bytes<Tuning>()
                           + Tuning::pipeline_slots
-                              * (static_cast<std::size_t>(Tuning::block_threads) * Tuning::rows * row_bytes
+                              * (static_cast<std::size_t>(Tuning::block_threads) * Tuning::pipeline_rows * row_bytes
                                  + Tuning::block_threads / 32 * 16)
                           + sizeof(pipeline_sync<Tuning::pipeline_slots, pipeline_widest, pipeline_widest, pipeline_no_extra>)))
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
