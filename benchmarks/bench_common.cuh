@@ -1,5 +1,5 @@
-// Shared pieces of sweep-bench: CUDA-event timing, throughput counters, seeded device-side data,
-// and loud correctness checks run before anything is timed.
+// Shared pieces of sweep-bench: CUDA-event timing, throughput counters, seeded device-side data, the
+// one workload kept between cells, and loud correctness checks run before anything is timed.
 #pragma once
 
 #include <thrust/device_vector.h>
@@ -11,6 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sweep/execution_policy.cuh>
+
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -18,8 +20,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "../tests/common/mix64.hpp" // sweep_test::mix64, shared with the tests
 
@@ -45,23 +49,39 @@ inline void check_cuda(cudaError_t status, const char* what)
 //! Quick mode (--quick): fewer sizes and repetitions. Set by main() (bench_main.cpp).
 bool& quick_mode();
 
+//! The default of time_region's `prepare`: nothing to do before a call.
+struct no_preparation
+{
+  void operator()() const {}
+};
+
 //! One event pair per iteration around fn(), which must enqueue its work on `stream` (and may
 //! synchronize, for whole-call latencies). Reports the event time as the iteration's manual time.
 //! Benchmarks using it must be registered with ->UseManualTime().
-template <class F>
-void time_region(benchmark::State& state, cudaStream_t stream, F&& fn)
+//! `prepare`, when given, runs before every call, the warm-ups included, and is left out of the
+//! time: it is enqueued on `stream` and finished before the start event is recorded, so fn() starts
+//! on an idle GPU as every call does (in-place algorithms restore their input with it).
+template <class F, class Prepare = no_preparation>
+void time_region(benchmark::State& state, cudaStream_t stream, F&& fn, Prepare&& prepare = Prepare{})
 {
+  constexpr bool prepares = !std::is_same<std::decay_t<Prepare>, no_preparation>::value;
   cudaEvent_t start, stop;
   check_cuda(cudaEventCreate(&start), "cudaEventCreate");
   check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
   // warm-up: module load, first-touch of temp memory pools
   for (int i = 0; i < 2; ++i)
   {
+    prepare();
     fn();
   }
   check_cuda(cudaStreamSynchronize(stream), "warm-up");
   for (auto _ : state)
   {
+    if constexpr (prepares)
+    {
+      prepare();
+      check_cuda(cudaStreamSynchronize(stream), "preparation");
+    }
     check_cuda(cudaEventRecord(start, stream), "cudaEventRecord");
     fn();
     check_cuda(cudaEventRecord(stop, stream), "cudaEventRecord");
@@ -141,6 +161,15 @@ struct random_bits
   }
 };
 
+//! Uniform u32 from random bits (for fill_random).
+struct low_bits
+{
+  __host__ __device__ std::uint32_t operator()(std::uint64_t bits) const
+  {
+    return static_cast<std::uint32_t>(bits);
+  }
+};
+
 //! Fills `out` with f(random 64 bits) for each index, on the device.
 template <class T, class F>
 void fill_random(thrust::device_vector<T>& out, std::uint64_t seed, F f)
@@ -183,6 +212,124 @@ void check_equal(const thrust::device_vector<T>& expected,
 inline std::string bench_name(const std::string& algo, const std::string& workload, const std::string& impl)
 {
   return algo + "/" + workload + "/" + impl;
+}
+
+//! Key i for runs of `mean` items on average (lengths uniform in [1, 2 * mean - 1]; mean 1: every key
+//! distinct). Keys rise along the input, so neighbouring runs never share a key.
+struct run_key
+{
+  std::uint64_t seed;
+  std::uint32_t mean;
+  __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
+  {
+    if (mean <= 1)
+    {
+      return static_cast<std::uint32_t>(i);
+    }
+    const std::uint64_t block = i / (2 * mean);
+    const std::uint64_t cut   = 1 + mix64(block ^ seed) % (2 * mean - 1);
+    return static_cast<std::uint32_t>(2 * block + (i % (2 * mean) >= cut ? 1 : 0));
+  }
+};
+
+//! Fills `keys` with run_key{seed, mean} on the device.
+inline void fill_runs(thrust::device_vector<std::uint32_t>& keys, std::uint32_t mean, std::uint64_t seed)
+{
+  thrust::transform(thrust::device,
+                    thrust::counting_iterator<std::uint64_t>(0),
+                    thrust::counting_iterator<std::uint64_t>(keys.size()),
+                    keys.begin(),
+                    run_key{seed, mean});
+}
+
+//! Enqueues a copy of `from` over `to` (same size) on `stream`: in-place algorithms restore their input
+//! with it, outside the timed region (time_region's `prepare`).
+template <class T>
+void copy_async(thrust::device_vector<T>& to, const thrust::device_vector<T>& from, cudaStream_t stream)
+{
+  check_cuda(cudaMemcpyAsync(thrust::raw_pointer_cast(to.data()), thrust::raw_pointer_cast(from.data()),
+                             from.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream),
+             "input restore");
+}
+
+//! Calls f(policy) with the policy of `which` (impl::sweep or impl::thrust) on `stream`: whole calls
+//! (latency cells) take the synchronizing sweep::par / thrust::cuda::par, throughput cells par_nosync,
+//! so that no timing holds a synchronization the interface does not need.
+template <class F>
+auto with_policy(impl which, cudaStream_t stream, bool whole_call, F&& f)
+{
+  if (which == impl::sweep)
+  {
+    return whole_call ? f(sweep::par.on(stream)) : f(sweep::par_nosync.on(stream));
+  }
+  if (which != impl::thrust)
+  {
+    fail(std::string("with_policy: no policy for ") + impl_name(which));
+  }
+  return whole_call ? f(thrust::cuda::par.on(stream)) : f(thrust::cuda::par_nosync.on(stream));
+}
+
+//! What shared_workload keeps.
+struct workload_base
+{
+  virtual ~workload_base() = default;
+};
+
+//! The one workload kept, and its key: a single slot for the whole binary (an inline function's static,
+//! not a template's, which would be one per instantiation). Never destroyed: freeing device memory from
+//! a static destructor can run after the CUDA runtime's teardown.
+struct workload_slot
+{
+  std::unique_ptr<workload_base> workload;
+  std::string key;
+};
+inline workload_slot& current_workload()
+{
+  static workload_slot* const slot = new workload_slot;
+  return *slot;
+}
+
+//! The buffers of the last workload stay alive so that the implementations of one cell (registered
+//! one after another) share one input; a workload of another key, from any file of sweep-bench, frees
+//! the old one first, so that at most one such workload holds device memory. `make()` returns a
+//! std::unique_ptr<W>; a fresh workload's check(key) runs before it is used.
+template <class W, class Make>
+W& shared_workload(const std::string& key, Make&& make)
+{
+  workload_slot& current = current_workload();
+  if (current.workload == nullptr || current.key != key)
+  {
+    current.workload.reset();
+    current.key.clear();
+    std::unique_ptr<W> fresh = make();
+    fresh->check(key);
+    current.workload = std::move(fresh);
+    current.key      = key;
+  }
+  W* w = dynamic_cast<W*>(current.workload.get());
+  if (w == nullptr)
+  {
+    fail("shared_workload: key " + key + " names workloads of two types");
+  }
+  return *w;
+}
+
+//! Registers one cell <algo>/<workload>/<impl>/<n> per implementation, timed manually in `unit`;
+//! body(state, which) runs it.
+template <class Body>
+void register_cells(const std::string& algo, const std::string& workload, std::int64_t n,
+                    const std::vector<impl>& impls, benchmark::TimeUnit unit, Body body)
+{
+  for (impl which : impls)
+  {
+    benchmark::RegisterBenchmark(bench_name(algo, workload, impl_name(which)).c_str(),
+                                 [which, body](benchmark::State& state) {
+                                   body(state, which);
+                                 })
+      ->Arg(n)
+      ->UseManualTime()
+      ->Unit(unit);
+  }
 }
 
 } // namespace sweep_bench

@@ -119,15 +119,10 @@ double sweep_float_factor(std::size_t n)
   return static_cast<double>((n + tile - 1) / tile + tile + 64) * FLT_EPSILON;
 }
 
-struct workload_base
-{
-  virtual ~workload_base() = default;
-};
-
 //! Device buffers and CUB's temp storage for one workload; every implementation scans the same input
 //! into its own output.
 template <class T, class Op, scan_kind Kind>
-struct workload : workload_base
+struct workload : sweep_bench::workload_base
 {
   static constexpr bool is_sum = std::is_same<Op, ::cuda::std::plus<>>::value;
 
@@ -267,23 +262,13 @@ struct workload : workload_base
   }
 };
 
-//! The buffers of the last workload stay alive so that the implementations (registered one after
-//! another) share one input; a new workload or size frees the old one first, whatever its type.
+//! The workload `what` of n items, kept between cells (sweep_bench::shared_workload).
 template <class W>
 W& shared_workload(const std::string& what, std::size_t n)
 {
-  static std::unique_ptr<workload_base> current;
-  static std::string current_key;
-  const std::string key = what + "/" + std::to_string(n);
-  if (current == nullptr || current_key != key)
-  {
-    current.reset();
-    auto fresh = std::make_unique<W>(n, 0x5eed0000ull + n);
-    fresh->check(key);
-    current     = std::move(fresh);
-    current_key = key;
-  }
-  return static_cast<W&>(*current);
+  return sweep_bench::shared_workload<W>("scan/" + what + "/" + std::to_string(n), [n] {
+    return std::make_unique<W>(n, 0x5eed0000ull + n);
+  });
 }
 
 template <class T, class Op, scan_kind Kind>

@@ -12,9 +12,7 @@
 
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
-#include <thrust/transform.h>
 
 #include <cub/device/device_scan.cuh>
 
@@ -29,32 +27,7 @@ namespace
 using sweep_bench::impl;
 using sweep_bench::impl_name;
 
-//! Key i for runs of `mean` items on average (lengths uniform in [1, 2 * mean - 1]; mean 1: distinct).
-struct run_key
-{
-  std::uint64_t seed;
-  std::uint32_t mean;
-  __host__ __device__ std::uint32_t operator()(std::uint64_t i) const
-  {
-    if (mean <= 1)
-    {
-      return static_cast<std::uint32_t>(i);
-    }
-    const std::uint64_t block = i / (2 * mean);
-    const std::uint64_t cut   = 1 + sweep_bench::mix64(block ^ seed) % (2 * mean - 1);
-    return static_cast<std::uint32_t>(2 * block + (i % (2 * mean) >= cut ? 1 : 0));
-  }
-};
-
-struct low_bits
-{
-  __host__ __device__ std::uint32_t operator()(std::uint64_t bits) const
-  {
-    return static_cast<std::uint32_t>(bits);
-  }
-};
-
-struct workload
+struct workload : sweep_bench::workload_base
 {
   thrust::device_vector<std::uint32_t> keys, values, out_sweep, out_thrust, out_cub;
   thrust::device_vector<unsigned char> cub_temp;
@@ -71,9 +44,8 @@ struct workload
       , n(n_)
       , exclusive(exclusive_)
   {
-    thrust::transform(thrust::device, thrust::counting_iterator<std::uint64_t>(0),
-                      thrust::counting_iterator<std::uint64_t>(n), keys.begin(), run_key{seed, mean});
-    sweep_bench::fill_random(values, seed + 1, low_bits{});
+    sweep_bench::fill_runs(keys, mean, seed);
+    sweep_bench::fill_random(values, seed + 1, sweep_bench::low_bits{});
     std::size_t most = 0;
     for (impl form : {impl::cub_i32, impl::cub_i64})
     {
@@ -149,27 +121,13 @@ struct workload
   }
 };
 
-workload& shared_workload(const std::string& what, std::size_t n, std::uint32_t mean, bool exclusive)
-{
-  static std::unique_ptr<workload> current;
-  static std::string current_key;
-  const std::string key = what + "/" + std::to_string(n);
-  if (current == nullptr || current_key != key)
-  {
-    current.reset();
-    auto fresh = std::make_unique<workload>(n, mean, 0x5eed1000ull + n + mean, exclusive);
-    fresh->check(key);
-    current     = std::move(fresh);
-    current_key = key;
-  }
-  return *current;
-}
-
 void bench(benchmark::State& state, impl which, const std::string& what, std::uint32_t mean, bool exclusive,
            bool whole_call)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& w             = shared_workload(what, n, mean, exclusive);
+  auto& w             = sweep_bench::shared_workload<workload>("scan/" + what + "/" + std::to_string(n), [&] {
+    return std::make_unique<workload>(n, mean, 0x5eed1000ull + n + mean, exclusive);
+  });
   cudaStream_t stream = 0;
   sweep_bench::time_region(state, stream, [&] {
     w.run(which, stream, whole_call);

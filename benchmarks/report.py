@@ -11,10 +11,13 @@ Benchmark names are <algo>/<workload>/<impl>/<n> (Google Benchmark may append de
 stock_time / sweep_time, so a value below 1 means sweep was slower. CUB at its strongest: CUB picks
 its tuning from the type of its count, so sweep-bench times each CUB call with an `int` count
 (impl cub_i32) and a 64-bit count (cub_i64); the report compares sweep with the faster form (one
-`cub` row that names its form and keeps both times), and --stamp writes the winners into the JSON. Times are the median aggregate
-of the repetitions when present, else the mean aggregate, else the (median of the) single runs.
-Throughputs are recomputed from the time and the `items` / `min_bytes` counters so that every column
-of a row comes from the same statistic. The device-to-device copy row (copy/.../cuda) is the ceiling.
+`cub` row that names its form and keeps both times), and --stamp writes the winners into the JSON.
+Where CUB has no in-place form of an in-place call (unique, partition), its row times the
+out-of-place call on the same input, and every table, figure and summary line marks it "out of
+place". Times are the median aggregate of the repetitions when present, else the mean aggregate,
+else the (median of the) single runs. Throughputs are recomputed from the time and the `items` /
+`min_bytes` counters so that every column of a row comes from the same statistic. The
+device-to-device copy row (copy/.../cuda) is the ceiling.
 """
 
 import argparse
@@ -46,6 +49,23 @@ class ReportError(Exception):
 
 CUB_FORM = re.compile(r"^cub_(i32|i64)$")
 CUB_FORM_TEXT = {"i32": "int count", "i64": "64-bit count"}
+# The CUB call an algorithm's cub rows time, where the algorithm's name does not say it (printed under
+# the algorithm's heading).
+CUB_CALL = {
+    "unique_copy": "`cub::DeviceSelect::Unique`",
+    "unique": "`cub::DeviceSelect::Unique` from the restored input into a separate output: CUB has no "
+              "in-place unique",
+    "partition_copy": "`cub::DevicePartition::If`, which writes one output: the selected items in order, "
+                      "the rejected ones reversed behind them",
+    "partition": "`cub::DevicePartition::If` from the restored input into a separate output: CUB has no "
+                 "in-place partition",
+    "stable_partition": "none (CUB has no stable partition)",
+    "remove_if": "`cub::DeviceSelect::If` in place (its `d_data` overload) with the negated predicate",
+    "reduce_by_key": "`cub::DeviceReduce::ReduceByKey`",
+}
+# Algorithms whose cub rows time an out-of-place call against sweep's and Thrust's in-place one: every
+# table, the summary and the overview mark them "out of place".
+CUB_OUT_OF_PLACE = ("unique", "partition")
 
 
 def _is_impl(part):
@@ -193,12 +213,18 @@ def cub_winners(rows):
                        for r in rows if r.get("cub_form"))
 
 
+def cub_out_of_place(row):
+    return row["impl"] == "cub" and row["algo"] in CUB_OUT_OF_PLACE
+
+
 def impl_label(row):
-    """The impl column: a merged CUB row names its form and the other form's time."""
-    if not row.get("cub_form"):
-        return row["impl"]
-    others = [f"{CUB_FORM_TEXT[f]} {fmt_time(t)}" for f, t in row["cub_forms"].items() if f != row["cub_form"]]
-    return f"cub ({CUB_FORM_TEXT[row['cub_form']]}" + (f"; {', '.join(others)}" if others else "") + ")"
+    """The impl column: a merged CUB row names its form and the other form's time, and a CUB row of an
+    in-place algorithm says that CUB's call is out of place."""
+    notes = ["out of place"] if cub_out_of_place(row) else []
+    if row.get("cub_form"):
+        others = [f"{CUB_FORM_TEXT[f]} {fmt_time(t)}" for f, t in row["cub_forms"].items() if f != row["cub_form"]]
+        notes = [CUB_FORM_TEXT[row["cub_form"]] + (f"; {', '.join(others)}" if others else "")] + notes
+    return row["impl"] + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def copy_ceiling(rows):
@@ -350,15 +376,31 @@ IMPL_STYLE = {"sweep": ("tab:red", "o", "-"), "sweep_cached": ("tab:orange", "D"
               "thrust": ("tab:blue", "s", "--"), "cub": ("tab:green", "^", "--")}
 STOCK_STYLE = {"thrust": ("tab:blue", "s"), "cub": ("tab:green", "^")}
 UNIT_OF_ALGO = {"sort": "keys", "copy_if": "items", "scan": "items", "histogram": "samples",
-                "block_histogram": "samples"}
+                "block_histogram": "samples", "reduce_by_key": "pairs"}
 # Algorithms that move each item once through memory (read the input, write the output): their sweep
 # points are annotated with the share of the copy ceiling they reach.
-COPY_BOUND_ALGOS = ("copy_if", "scan")
+COPY_BOUND_ALGOS = ("copy_if", "scan", "unique_copy", "unique", "partition_copy", "partition", "stable_partition",
+                    "remove_if", "reduce_by_key")
 # A family over item types (scan's inclusive_u8 ... inclusive_u64: the prefix ends in u, i or f): the
 # number is the item's width in bits.
 ITEM_WIDTH_FAMILY = re.compile(r"(^|_)[uif]$")
-# A workload whose name ends in a number (u8_keep50, float_unit_1024) is one point of a family.
-FAMILY = re.compile(r"^(.*?)(\d+)$")
+# A workload whose name ends in a number (u8_keep50, float_unit_1024, u32_keep99.9) is one point of a family.
+FAMILY = re.compile(r"^(.*?)(\d+(?:\.\d+)?)$")
+# The x axis of a family, from the end of its name: (ending, label, logarithmic).
+FAMILY_AXES = (("keep", "% of items kept", False), ("sel", "% of items selected", False),
+               ("runs", "run length (items)", True))
+
+
+def family_axis(algo, name):
+    """(x label, logarithmic) of the family `name` (the workloads' names without their number)."""
+    for ending, label, log in FAMILY_AXES:
+        if name.endswith(ending):
+            return label, log
+    if "histogram" in algo:
+        return "bins", True
+    if ITEM_WIDTH_FAMILY.search(name):
+        return "bits per item", True
+    return "parameter", False
 
 
 def _pyplot():
@@ -389,7 +431,9 @@ def figure_groups(rows):
     for (algo, workload), wrows in by_workload.items():
         match = FAMILY.match(workload)
         if match and len({r["n"] for r in wrows}) == 1 and not workload.startswith("latency"):
-            families.setdefault((algo, match.group(1)), []).append((int(match.group(2)), workload))
+            number = match.group(2)
+            value = float(number) if "." in number else int(number)
+            families.setdefault((algo, match.group(1)), []).append((value, workload))
     in_family = {}
     for (algo, prefix), members in families.items():
         if len(members) >= 2:
@@ -398,17 +442,16 @@ def figure_groups(rows):
     for (algo, workload), wrows in by_workload.items():
         if (algo, workload) in in_family:
             name, value = in_family[(algo, workload)]
-            x_label = "% of items kept" if name.endswith("keep") else "bins" if "histogram" in algo else \
-                      "bits per item" if ITEM_WIDTH_FAMILY.search(name) else "parameter"
+            x_label, log_x = family_axis(algo, name)
             group = groups.setdefault((algo, name + "_family"), {
                 "kind": "family", "rows": [], "title": f"{algo}: {name}_N by {x_label}",
-                "x_label": x_label})
+                "x_label": x_label, "log_x": log_x})
             group["rows"].extend(dict(r, x=value) for r in wrows)
             continue
         kind = "latency" if workload.startswith("latency") else \
                "size" if len({r["n"] for r in wrows}) >= 2 else "single"
         groups[(algo, workload)] = {"kind": kind, "rows": [dict(r, x=r["n"]) for r in wrows],
-                                    "title": f"{algo}: {workload}", "x_label": "n (items)"}
+                                    "title": f"{algo}: {workload}", "x_label": "n (items)", "log_x": True}
     return groups
 
 
@@ -473,7 +516,8 @@ def overview_rows(rows):
             if not sweep_rows:
                 continue
             r = max(sweep_rows, key=lambda r: r["n"])
-            group.append((f"{algo}: {workload} ({fmt_n(r['n'])})", r["speedup"]))
+            mark = " [CUB out of place]" if algo in CUB_OUT_OF_PLACE and "cub" in r["speedup"] else ""
+            group.append((f"{algo}: {workload} ({fmt_n(r['n'])}){mark}", r["speedup"]))
         group.sort(key=lambda item: -min(item[1].values()))
         out.append((algo, group))
     return [(algo, group) for algo, group in out if group]
@@ -537,6 +581,11 @@ def _metric(group, algo, row, ceiling):
     return row["items_per_s"], f"{unit} per second (higher is better)"
 
 
+def legend_name(algo, impl):
+    """An implementation's name in a figure: CUB's out-of-place stand-in for an in-place call says so."""
+    return impl + (" (out of place)" if impl == "cub" and algo in CUB_OUT_OF_PLACE else "")
+
+
 def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
     by_impl = OrderedDict()
     for r in sorted(group["rows"], key=lambda r: (IMPL_ORDER.get(r["impl"], 9), r["impl"], r["x"])):
@@ -550,13 +599,13 @@ def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
         colors = [IMPL_STYLE.get(i, ("gray",))[0] for i in impls]
         ax.barh(range(len(impls)), vals, color=colors)
         ax.set_yticks(range(len(impls)))
-        ax.set_yticklabels(impls, fontsize=8)
+        ax.set_yticklabels([legend_name(algo, i) for i in impls], fontsize=8)
         ax.invert_yaxis()
         for y, i in enumerate(impls):
             r = by_impl[i][0]
             note = fmt_time(r["time_s"])
             if r.get("speedup"):
-                note += "; " + ", ".join(f"{fmt_speedup(s)} vs {o}" for o, s in r["speedup"].items())
+                note += "; " + ", ".join(f"{fmt_speedup(s)} vs {legend_name(algo, o)}" for o, s in r["speedup"].items())
             inside = vals[y] >= 0.45 * max(vals)  # long bars carry their note, short ones have it beside
             ax.text(0 if inside else vals[y], y, "  " + note, va="center", ha="left", fontsize=7,
                     color="white" if inside else "black")
@@ -579,14 +628,14 @@ def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
         color, marker, line = IMPL_STYLE.get(impl, (None, "x", ":"))
         pts = [(r["x"], _metric(group, algo, r, ceiling)[0]) for r in irows]
         ylabel = _metric(group, algo, irows[0], ceiling)[1]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=impl, color=color, marker=marker, linestyle=line)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=legend_name(algo, impl), color=color, marker=marker,
+                linestyle=line)
         if is_sweep(irows[0]) and algo in COPY_BOUND_ALGOS and ceiling is not None and group["kind"] != "latency":
             for r, (x, y) in zip(irows, pts):
                 if r["gb_per_s"]:
                     ax.annotate(fmt_percent_of(r["gb_per_s"], ceiling) + " of copy", (x, y), fontsize=6,
                                 textcoords="offset points", xytext=(3, 4), color=color)
-    log_x = group["kind"] != "family" or group["x_label"] in ("bins", "bits per item")
-    if log_x:
+    if group["log_x"]:
         ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     _format_axes(ax, y_rate="per second" in ylabel)
@@ -603,7 +652,7 @@ def make_group_figure(plt, algo, key, group, ceiling, plots_dir, header):
                 if pts:
                     line = "-" if r_impl == "sweep" else ":"
                     sx.plot([p[0] for p in pts], [p[1] for p in pts], color=color, marker=marker, linestyle=line,
-                            label=f"{r_impl} vs {stock}")
+                            label=f"{r_impl} vs {legend_name(algo, stock)}")
         sx.axhline(1.0, color="black", linewidth=1)
         sx.set_yscale("log")
         _format_speedup_axis(sx, [s for r in sweep_rows for s in r["speedup"].values()])
@@ -708,6 +757,8 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
             impl = "" if r["impl"] == "sweep" else f" ({r['impl']})"
             cub = index.get((r["algo"], r["workload"], r["n"], "cub"))
             form = CUB_FORM_TEXT[cub["cub_form"]] if cub is not None and cub.get("cub_form") else "—"
+            if cub is not None and cub_out_of_place(cub):
+                form = ("" if form == "—" else form + ", ") + "out of place"
             w(f"| {r['algo']} | {r['workload']}{impl} | {fmt_n(r['n'])} | {fmt_time(r['time_s'])} | "
               f"{fmt_gbs(r['gb_per_s'])} | {fmt_percent_of(r['gb_per_s'], ceiling)} | "
               f"{fmt_speedup(r['speedup'].get('thrust'))} | {fmt_speedup(r['speedup'].get('cub'))} | {form} |")
@@ -721,7 +772,8 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
         w("")
         for r, impl, s in slower:
             other_time = r["time_s"] * s
-            w(f"- {r['algo']} / {r['workload']} / n = {fmt_n(r['n'])}: {fmt_speedup(s)} against {impl} "
+            against = impl + (" (out of place)" if impl == "cub" and r["algo"] in CUB_OUT_OF_PLACE else "")
+            w(f"- {r['algo']} / {r['workload']} / n = {fmt_n(r['n'])}: {fmt_speedup(s)} against {against} "
               f"(sweep {fmt_time(r['time_s'])}, {impl} {fmt_time(other_time)}, "
               f"{100.0 * (1.0 / s - 1.0):.1f}% slower)")
     elif any(r["speedup"] for r in rows):
@@ -734,6 +786,9 @@ def render_markdown(rows, errors, unparsed, header, ceiling, plots, plots_rel, s
         algo_rows = sorted((r for r in rows if r["algo"] == algo), key=sort_key)
         w(f"## {algo}")
         w("")
+        if algo in CUB_CALL:
+            w(f"CUB rows: {CUB_CALL[algo]}.")
+            w("")
         for (figure_algo, key), names in ((k, v) for k, v in plots.items() if k != "overview"):
             if figure_algo == algo:
                 w(f"![{algo} {key}]({plots_rel}/{names[-1]})")
@@ -788,7 +843,7 @@ def console_summary(rows, ceiling):
         ratios = ", ".join(f"{fmt_speedup(s)} vs {impl}" for impl, s in r["speedup"].items()) or "no stock row"
         cub = cub_rows.get((r["algo"], r["workload"], r["n"]))
         if cub is not None and "cub" in r["speedup"]:
-            ratios += f" (CUB's {CUB_FORM_TEXT[cub['cub_form']]})"
+            ratios += f" (CUB's {CUB_FORM_TEXT[cub['cub_form']]}" + (", out of place" if cub_out_of_place(cub) else "") + ")"
         lines.append(f"{r['algo']}/{r['workload']}/{r['impl']}/{fmt_n(r['n'])}: {fmt_time(r['time_s'])}, {ratios}")
     slower = slower_cases(rows)
     lines.append(f"sweep slower in {len(slower)} comparison(s)" + (":" if slower else ""))

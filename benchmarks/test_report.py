@@ -77,6 +77,40 @@ def synthetic_full_run():
             "benchmarks": benchmarks}
 
 
+def synthetic_compaction_run():
+    """The compaction family (unique, partition, remove_if, reduce_by_key) as sweep-bench names it."""
+    n28 = 1 << 28
+    b = measured("copy/d2d/cuda", 1 << 31, 1.073741824, 2)                 # 4000 GB/s ceiling
+    b += measured("unique/u32_runs8/sweep", n28, 0.500, 4.5)                 # 2416 GB/s = 60% of copy
+    b += measured("unique/u32_runs8/thrust", n28, 1.000, 4.5)                # 2.00x
+    b += measured("unique/u32_runs8/cub_i32", n28, 0.450, 4.5)               # 0.90x, CUB out of place
+    b += measured("unique/u32_runs8/cub_i64", n28, 0.550, 4.5)
+    b += measured("unique_copy/u32_runs8/sweep", n28, 0.500, 4.5)
+    b += measured("unique_copy/u32_runs8/cub_i32", n28, 0.620, 4.5)
+    b += measured("unique_copy/u32_runs8/cub_i64", n28, 0.600, 4.5)          # 1.20x, the same call
+    for n, ms in ((1 << 16, 0.020), (1 << 20, 0.030)):
+        b += measured("unique/latency_u32_runs8/sweep", n, ms, 4.5)
+        b += measured("unique/latency_u32_runs8/thrust", n, ms * 2, 4.5)
+        b += measured("unique/latency_u32_runs8/cub_i32", n, ms * 1.5, 4.5)
+    for kept, ms in (("50", 0.600), ("99.9", 0.700)):
+        b += measured(f"remove_if/u32_keep{kept}/sweep", n28, ms, 6)
+        b += measured(f"remove_if/u32_keep{kept}/thrust", n28, ms * 1.1, 6)
+        b += measured(f"remove_if/u32_keep{kept}/cub_i64", n28, ms * 1.05, 6)
+    for sel in (5, 50, 95):
+        for algo in ("partition", "partition_copy"):
+            b += measured(f"{algo}/u32_sel{sel}/sweep", n28, 0.800, 8)
+            b += measured(f"{algo}/u32_sel{sel}/thrust", n28, 0.900, 8)
+            b += measured(f"{algo}/u32_sel{sel}/cub_i32", n28, 0.880, 8)
+            b += measured(f"{algo}/u32_sel{sel}/cub_i64", n28, 0.890, 8)
+    b += measured("stable_partition/u32_sel50/sweep", n28, 0.900, 8)
+    b += measured("stable_partition/u32_sel50/thrust", n28, 2.700, 8)       # 3.00x, no CUB
+    for runs in (1, 8, 100000):
+        b += measured(f"reduce_by_key/u32_runs{runs}/sweep", n28, 1.000, 9)
+        b += measured(f"reduce_by_key/u32_runs{runs}/cub_i32", n28, 1.100, 9)
+        b += measured(f"reduce_by_key/u32_runs{runs}/cub_i64", n28, 1.200, 9)
+    return {"context": {"date": "2000-01-03T00:00:00+00:00", "gpu": GPU, "sm_count": "132"}, "benchmarks": b}
+
+
 def synthetic_quick_run():
     return {"context": {"date": "2000-01-02T00:00:00+00:00", "gpu": GPU, "cuda_driver": "13000",
                         "cuda_runtime": "13000"},
@@ -250,6 +284,58 @@ class report_test(unittest.TestCase):
         with open(path, encoding="utf-8") as f:
             context = json.load(f)["context"]
         self.assertEqual(context["cub_strongest_form"], {"sort/u32/268435456": "i64", "sort/pairs/268435456": "i32"})
+
+    def test_compaction_family(self):
+        self.assertEqual(report.parse_name("remove_if/u32_keep99.9/sweep/268435456/manual_time"),
+                         ("remove_if", "u32_keep99.9", "sweep", 1 << 28))
+        result = self.render(synthetic_compaction_run(), make_png=False)
+        md = result["markdown"]
+        unique = self.row(result, "unique/u32_runs8/sweep/268435456")
+        self.assertAlmostEqual(unique["speedup"]["thrust"], 2.0)
+        self.assertAlmostEqual(unique["speedup"]["cub"], 0.9)
+        self.assertAlmostEqual(self.row(result, "unique_copy/u32_runs8/sweep/268435456")["speedup"]["cub"], 1.2)
+        # CUB has no in-place unique or partition: those CUB rows say that their call is out of place
+        self.assertIn("| u32_runs8 | 2^28 | sweep | 500.0 µs | 536.87 G/s | 2416 | 60% | 2.00x | 0.90x |", md)
+        self.assertIn("| u32_runs8 | 2^28 | cub (int count; 64-bit count 550.0 µs; out of place) | 450.0 µs |", md)
+        self.assertIn("| u32_runs8 | 2^28 | cub (64-bit count; int count 620.0 µs) | 600.0 µs |", md)
+        self.assertIn("| u32_sel50 | 2^28 | cub (int count; 64-bit count 890.0 µs; out of place) |", md)
+        self.assertIn("| latency_u32_runs8 | 2^16 | cub (int count; out of place) | 30.0 µs |", md)
+        summary = md.split("## Summary")[1].split("## Where")[0]
+        self.assertIn("| unique | u32_runs8 | 2^28 | 500.0 µs | 2416 | 60% | 2.00x | 0.90x | int count, out of place |",
+                      summary)
+        self.assertIn("| unique_copy | u32_runs8 | 2^28 | 500.0 µs | 2416 | 60% | — | 1.20x | 64-bit count |", summary)
+        self.assertIn("| remove_if | u32_keep99.9 | 2^28 | 700.0 µs |", summary)
+        self.assertIn("| stable_partition | u32_sel50 | 2^28 | 900.0 µs | 2386 | 60% | 3.00x | — | — |", summary)
+        self.assertIn("| unique | latency_u32_runs8 | 2^20 | 30.0 µs |", summary)
+        slower = md.split("## Where sweep is slower")[1].split("\n## ")[0]
+        self.assertIn("- unique / u32_runs8 / n = 2^28: 0.90x against cub (out of place) "
+                      "(sweep 500.0 µs, cub 450.0 µs, 11.1% slower)", slower)
+        # each algorithm's section names the CUB call its cub rows time
+        self.assertIn("## unique\n\nCUB rows: `cub::DeviceSelect::Unique` from the restored input into a separate "
+                      "output: CUB has no in-place unique.", md)
+        self.assertIn("## remove_if\n\nCUB rows: `cub::DeviceSelect::If` in place", md)
+        self.assertIn("## stable_partition\n\nCUB rows: none (CUB has no stable partition).", md)
+        # figures: families by kept or selected share and by run length (log), latency, single
+        groups = report.figure_groups(result["rows"])
+        for key, x_label, log_x, xs in ((("remove_if", "u32_keep_family"), "% of items kept", False, [50, 99.9]),
+                                        (("partition", "u32_sel_family"), "% of items selected", False, [5, 50, 95]),
+                                        (("partition_copy", "u32_sel_family"), "% of items selected", False, [5, 50, 95]),
+                                        (("reduce_by_key", "u32_runs_family"), "run length (items)", True, [1, 8, 100000])):
+            self.assertEqual(groups[key]["kind"], "family", key)
+            self.assertEqual((groups[key]["x_label"], groups[key]["log_x"]), (x_label, log_x), key)
+            self.assertEqual(sorted({r["x"] for r in groups[key]["rows"]}), xs, key)
+        self.assertEqual(groups[("unique", "latency_u32_runs8")]["kind"], "latency")
+        self.assertEqual(groups[("stable_partition", "u32_sel50")]["kind"], "single")
+        overview = dict(report.overview_rows(result["rows"]))
+        self.assertIn("unique: u32_runs8 (2^28) [CUB out of place]", [label for label, _ in overview["unique"]])
+        self.assertIn("unique_copy: u32_runs8 (2^28)", [label for label, _ in overview["unique_copy"]])
+        if have_matplotlib():
+            plots = self.render(synthetic_compaction_run())["plots"]
+            self.assertEqual(sorted(name for names in plots.values() for name in names), [
+                "bench_overview.png", "bench_overview.svg", "bench_partition_copy_u32_sel_family.svg",
+                "bench_partition_u32_sel_family.svg", "bench_reduce_by_key_u32_runs_family.svg",
+                "bench_remove_if_u32_keep_family.svg", "bench_stable_partition_u32_sel50.svg",
+                "bench_unique_copy_u32_runs8.svg", "bench_unique_latency_u32_runs8.svg", "bench_unique_u32_runs8.svg"])
 
     @unittest.skipUnless(have_matplotlib(), "matplotlib not installed (Debian: python3-matplotlib)")
     def test_plots(self):

@@ -1,0 +1,316 @@
+// partition_copy, partition and stable_partition (in place): sweep::par vs thrust::device vs
+// cub::DevicePartition::If (temp storage preallocated; `int` and 64-bit counts, cub_i32 and cub_i64),
+// uniform u32, x < threshold selecting 5, 50 or 95%, same data, checked before anything is timed.
+// partition and partition_copy promise no order within a side, so every implementation's result is
+// checked by its count, the predicate on each side and an order-free fingerprint of each side (the
+// sum of mix64 of its items) against the input's; stable_partition is checked bitwise against Thrust.
+// CUB writes the selected items in order and the rejected ones reversed behind them, into one output.
+// Throughput cells run the par_nosync policies (the count still comes back to the host: Thrust's
+// interface returns it); CUB's count stays on the device.
+// In place: before every call of every implementation (warm-ups and checks included) the input is
+// restored from a pristine copy, outside the timed region (sweep_bench::time_region's prepare). CUB has
+// no in-place partition: its partition/ cells time DevicePartition::If from the restored buffer into a
+// separate output (the report marks them "out of place"); stable_partition has no CUB cell (CUB's
+// partition is not stable).
+// Bytes: the input read once, every item written once (8 bytes an item).
+//   partition_copy/u32_sel{5,50,95}/<impl>/2^28
+//   partition/u32_sel{5,50,95}/<impl>/2^28           in place
+//   stable_partition/u32_sel50/<impl>/2^28           in place, sweep and thrust
+//   {partition_copy,partition,stable_partition}/latency_u32_sel50/<impl>/<n>
+//                                                    whole call, 2^16 and 2^20: sweep::par and
+//                                                    thrust::device with the count on the host; cub: its
+//                                                    kernels, the count copied to the host, a stream sync
+#include "bench_common.cuh"
+
+#include <sweep/sweep.cuh> // sweep's partitions once they land (issue 35); until then sweep::par runs Thrust's
+
+#include <thrust/count.h>
+#include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/logical.h>
+#include <thrust/partition.h>
+#include <thrust/transform_reduce.h>
+
+#include <cub/device/device_partition.cuh>
+
+#include <cuda/std/functional>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using sweep_bench::impl;
+using sweep_bench::impl_name;
+
+enum class mode
+{
+  copy,     // partition_copy
+  in_place, // partition
+  stable,   // stable_partition
+};
+
+const char* algo_name(mode m)
+{
+  return m == mode::copy ? "partition_copy" : m == mode::in_place ? "partition" : "stable_partition";
+}
+
+//! Selects x < threshold: uniform u32 makes the selected fraction threshold / 2^32.
+struct below
+{
+  std::uint64_t threshold;
+  __host__ __device__ bool operator()(std::uint32_t x) const
+  {
+    return x < threshold;
+  }
+};
+
+struct mix_item
+{
+  __host__ __device__ std::uint64_t operator()(std::uint32_t x) const
+  {
+    return sweep_bench::mix64(x);
+  }
+};
+
+//! mix64(x) for the items on one side of the predicate, 0 for the others.
+struct mix_side
+{
+  below pred;
+  bool selected;
+  __host__ __device__ std::uint64_t operator()(std::uint32_t x) const
+  {
+    return pred(x) == selected ? sweep_bench::mix64(x) : 0;
+  }
+};
+
+//! Order-free fingerprint of a multiset of items: the sum of mix64 of each.
+template <class F>
+std::uint64_t fingerprint(const std::uint32_t* first, std::size_t count, F f)
+{
+  return thrust::transform_reduce(thrust::device, first, first + count, f, std::uint64_t(0),
+                                  ::cuda::std::plus<std::uint64_t>{});
+}
+
+//! Device buffers and CUB's temp storage for one workload. partition_copy: every implementation reads
+//! `in`; sweep and Thrust write out_* (selected side) and rejected_*, CUB writes out_cub. In place:
+//! sweep and Thrust work on out_sweep / out_thrust and CUB reads cub_in, each restored from `in`
+//! before every call.
+struct workload : sweep_bench::workload_base
+{
+  thrust::device_vector<std::uint32_t> in, out_sweep, out_thrust, out_cub, rejected_sweep, rejected_thrust, cub_in;
+  thrust::device_vector<long long> cub_count;
+  thrust::device_vector<unsigned char> cub_temp;
+  std::size_t n;
+  mode kind;
+  below pred;
+  std::size_t selected = 0; // set by check()
+
+  workload(std::size_t n_, mode kind_, below pred_, std::uint64_t seed)
+      : in(n_)
+      , out_sweep(n_)
+      , out_thrust(n_)
+      , out_cub(kind_ == mode::stable ? 0 : n_)
+      , rejected_sweep(kind_ == mode::copy ? n_ : 0)
+      , rejected_thrust(kind_ == mode::copy ? n_ : 0)
+      , cub_in(kind_ == mode::in_place ? n_ : 0)
+      , cub_count(1)
+      , n(n_)
+      , kind(kind_)
+      , pred(pred_)
+  {
+    sweep_bench::fill_random(in, seed, sweep_bench::low_bits{});
+    if (kind != mode::stable)
+    {
+      std::size_t most = 0; // one buffer serves both count forms
+      for (impl form : {impl::cub_i32, impl::cub_i64})
+      {
+        std::size_t temp_bytes = 0;
+        sweep_bench::check_cuda(cub_partition(form, nullptr, temp_bytes, 0), "cub::DevicePartition::If temp size");
+        most = std::max(most, temp_bytes);
+      }
+      cub_temp.resize(most);
+    }
+  }
+
+  cudaError_t cub_partition(impl form, void* temp, std::size_t& temp_bytes, cudaStream_t stream)
+  {
+    const std::uint32_t* first = thrust::raw_pointer_cast(kind == mode::in_place ? cub_in.data() : in.data());
+    return sweep_bench::with_cub_count(form, n, [&](auto count) {
+      return cub::DevicePartition::If(temp, temp_bytes, first, thrust::raw_pointer_cast(out_cub.data()),
+                                      thrust::raw_pointer_cast(cub_count.data()), count, pred, stream);
+    });
+  }
+
+  //! In place: restores the input of `which` (enqueued on `stream`). partition_copy: nothing.
+  void prepare(impl which, cudaStream_t stream)
+  {
+    if (kind != mode::copy)
+    {
+      sweep_bench::copy_async(which == impl::sweep    ? out_sweep
+                              : which == impl::thrust ? out_thrust
+                                                      : cub_in,
+                              in, stream);
+    }
+  }
+
+  //! One call, enqueued on `stream`; returns the number of selected items (CUB: only for whole calls,
+  //! which copy its count to the host and synchronize; otherwise 0).
+  std::size_t run(impl which, cudaStream_t stream, bool whole_call)
+  {
+    if (!sweep_bench::is_cub(which))
+    {
+      auto& out      = which == impl::sweep ? out_sweep : out_thrust;
+      auto& rejected = which == impl::sweep ? rejected_sweep : rejected_thrust;
+      return sweep_bench::with_policy(which, stream, whole_call, [&](auto policy) {
+        switch (kind)
+        {
+          case mode::copy:
+            return static_cast<std::size_t>(
+              thrust::partition_copy(policy, in.begin(), in.end(), out.begin(), rejected.begin(), pred).first
+              - out.begin());
+          case mode::in_place:
+            return static_cast<std::size_t>(thrust::partition(policy, out.begin(), out.end(), pred) - out.begin());
+          default:
+            return static_cast<std::size_t>(thrust::stable_partition(policy, out.begin(), out.end(), pred)
+                                            - out.begin());
+        }
+      });
+    }
+    std::size_t temp_bytes = cub_temp.size();
+    sweep_bench::check_cuda(cub_partition(which, thrust::raw_pointer_cast(cub_temp.data()), temp_bytes, stream),
+                            "cub::DevicePartition::If");
+    if (!whole_call)
+    {
+      return 0;
+    }
+    long long count = 0; // the user's copy back is part of CUB's whole call
+    sweep_bench::check_cuda(cudaMemcpyAsync(&count, thrust::raw_pointer_cast(cub_count.data()), sizeof(count),
+                                            cudaMemcpyDeviceToHost, stream),
+                            "count copy");
+    sweep_bench::check_cuda(cudaStreamSynchronize(stream), "cub sync");
+    return static_cast<std::size_t>(count);
+  }
+
+  //! Requires `count` (the input's count of selected items) items that all pass the predicate, with the
+  //! input's fingerprint of the selected side, and behind them (or in `rejected`) the other n - count
+  //! items, none passing, with the fingerprint of the rejected side.
+  void check_sides(const std::string& what, std::size_t got, const std::uint32_t* result,
+                   const std::uint32_t* rejected, std::size_t count, std::uint64_t fp_selected,
+                   std::uint64_t fp_rejected)
+  {
+    if (got != count)
+    {
+      sweep_bench::fail(what + ": selected " + std::to_string(got) + " items, the input has " + std::to_string(count));
+    }
+    const std::size_t rest = n - count;
+    if (!thrust::all_of(thrust::device, result, result + count, pred)
+        || thrust::any_of(thrust::device, rejected, rejected + rest, pred))
+    {
+      sweep_bench::fail(what + ": an item is on the wrong side");
+    }
+    if (fingerprint(result, count, mix_item{}) != fp_selected || fingerprint(rejected, rest, mix_item{}) != fp_rejected)
+    {
+      sweep_bench::fail(what + ": the sides do not hold the input's items");
+    }
+  }
+
+  //! Runs every implementation once (CUB in both count forms) and aborts the benchmark run unless
+  //! each result is a partition of the input (stable_partition: bitwise Thrust's).
+  void check(const std::string& what)
+  {
+    const std::size_t count = static_cast<std::size_t>(thrust::count_if(thrust::device, in.begin(), in.end(), pred));
+    const std::uint32_t* input     = thrust::raw_pointer_cast(in.data());
+    const std::uint64_t fp_selected = fingerprint(input, n, mix_side{pred, true});
+    const std::uint64_t fp_rejected = fingerprint(input, n, mix_side{pred, false});
+    for (impl which : {impl::sweep, impl::thrust})
+    {
+      prepare(which, 0);
+      const std::size_t got = run(which, 0, true);
+      const auto& out       = which == impl::sweep ? out_sweep : out_thrust;
+      const auto& rejected  = which == impl::sweep ? rejected_sweep : rejected_thrust;
+      const std::uint32_t* result = thrust::raw_pointer_cast(out.data());
+      check_sides(what + " " + impl_name(which), got, result,
+                  kind == mode::copy ? thrust::raw_pointer_cast(rejected.data()) : result + got, count, fp_selected,
+                  fp_rejected);
+    }
+    if (kind == mode::stable)
+    {
+      sweep_bench::check_equal(out_thrust, out_sweep, n, what + " sweep vs thrust");
+    }
+    else
+    {
+      for (impl form : {impl::cub_i32, impl::cub_i64})
+      {
+        sweep_bench::check_cuda(cudaMemset(thrust::raw_pointer_cast(cub_count.data()), 0xff, sizeof(long long)),
+                                "poison");
+        prepare(form, 0);
+        const std::size_t got       = run(form, 0, true);
+        const std::uint32_t* result = thrust::raw_pointer_cast(out_cub.data());
+        check_sides(what + " " + impl_name(form), got, result, result + got, count, fp_selected, fp_rejected);
+      }
+    }
+    selected = count;
+  }
+};
+
+void bench(benchmark::State& state, impl which, mode kind, unsigned pct, const std::string& what, bool whole_call)
+{
+  const std::size_t n   = static_cast<std::size_t>(state.range(0));
+  const std::string key = std::string(algo_name(kind)) + "/" + what + "/" + std::to_string(n);
+  auto& w = sweep_bench::shared_workload<workload>(key, [&] {
+    return std::make_unique<workload>(n, kind, below{(std::uint64_t(1) << 32) * pct / 100}, 0x5eed3000ull + n + pct);
+  });
+  cudaStream_t stream = 0;
+  auto call           = [&] {
+    w.run(which, stream, whole_call);
+  };
+  if (kind == mode::copy)
+  {
+    sweep_bench::time_region(state, stream, call);
+  }
+  else
+  {
+    sweep_bench::time_region(state, stream, call, [&] {
+      w.prepare(which, stream);
+    });
+  }
+  state.counters["selected"] = static_cast<double>(w.selected);
+  sweep_bench::set_throughput(state, static_cast<double>(n), static_cast<double>(2 * n * sizeof(std::uint32_t)));
+}
+
+const bool registered = [] {
+  const std::int64_t n28 = std::int64_t(1) << 28;
+  for (mode kind : {mode::copy, mode::in_place, mode::stable})
+  {
+    const std::vector<impl> impls = kind == mode::stable
+                                    ? std::vector<impl>{impl::sweep, impl::thrust}
+                                    : std::vector<impl>{impl::sweep, impl::thrust, impl::cub_i32, impl::cub_i64};
+    for (unsigned pct : {5u, 50u, 95u})
+    {
+      if (kind == mode::stable && pct != 50)
+      {
+        continue;
+      }
+      const std::string what = "u32_sel" + std::to_string(pct);
+      sweep_bench::register_cells(algo_name(kind), what, n28, impls, benchmark::kMillisecond,
+                                  [kind, pct, what](benchmark::State& s, impl which) {
+                                    bench(s, which, kind, pct, what, false);
+                                  });
+    }
+    for (std::int64_t n : {std::int64_t(1) << 16, std::int64_t(1) << 20})
+    {
+      sweep_bench::register_cells(algo_name(kind), "latency_u32_sel50", n, impls, benchmark::kMicrosecond,
+                                  [kind](benchmark::State& s, impl which) {
+                                    bench(s, which, kind, 50, "latency_u32_sel50", true);
+                                  });
+    }
+  }
+  return true;
+}();
+
+} // namespace
