@@ -10,6 +10,7 @@
 #include <sweep/copy_if.cuh>
 #include <sweep/histogram.cuh>
 #include <sweep/partition.cuh>
+#include <sweep/reduce_by_key.cuh>
 #include <sweep/remove.cuh>
 #include <sweep/scan.cuh>
 #include <sweep/scan_by_key.cuh>

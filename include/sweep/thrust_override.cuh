@@ -3,7 +3,7 @@
 // .on(stream), the allocator forms, device_vector iterators) to sweep, without editing any call site,
 // for: copy_if, remove_copy_if, remove_copy, remove, remove_if, unique, unique_copy, unique_by_key,
 // unique_by_key_copy, unique_count, partition, partition_copy, stable_partition, stable_partition_copy,
-// sort, stable_sort, sort_by_key, stable_sort_by_key, inclusive_scan, exclusive_scan,
+// reduce_by_key, sort, stable_sort, sort_by_key, stable_sort_by_key, inclusive_scan, exclusive_scan,
 // transform_inclusive_scan, transform_exclusive_scan, inclusive_scan_by_key and exclusive_scan_by_key
 // (routed_algorithm lists them).
 //
@@ -50,6 +50,7 @@
 #include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/execution_policy.cuh>
 #include <sweep/partition.cuh>
+#include <sweep/reduce_by_key.cuh>
 #include <sweep/remove.cuh>
 #include <sweep/scan.cuh>
 #include <sweep/scan_by_key.cuh>
@@ -101,6 +102,7 @@ enum class routed_algorithm : int
   partition_copy,
   stable_partition,
   stable_partition_copy,
+  reduce_by_key,
   count
 };
 
@@ -130,7 +132,8 @@ inline const char* routed_algorithm_name(routed_algorithm algorithm)
                                    "partition",
                                    "partition_copy",
                                    "stable_partition",
-                                   "stable_partition_copy"};
+                                   "stable_partition_copy",
+                                   "reduce_by_key"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(routed_algorithm::count),
                 "routed_algorithm_name: one name per algorithm");
   const int index = static_cast<int>(algorithm);
@@ -312,6 +315,7 @@ SWEEP_OVERRIDE_HOST_SIDE(partition)
 SWEEP_OVERRIDE_HOST_SIDE(partition_copy)
 SWEEP_OVERRIDE_HOST_SIDE(stable_partition)
 SWEEP_OVERRIDE_HOST_SIDE(stable_partition_copy)
+SWEEP_OVERRIDE_HOST_SIDE(reduce_by_key)
 #undef SWEEP_OVERRIDE_HOST_SIDE
 
 } // namespace thrust_override
@@ -485,7 +489,7 @@ SWEEP_OVERRIDE_CALL_FORM((OutputIt), exclusive_scan_by_key, KeysIt, (, class Val
                          (, ValuesIt values, OutputIt result, Init init, Eq eq, Op op), (, values, result, init, eq, op),
                          (, ValuesIt, OutputIt))
 
-// The compaction family (thrust/unique.h, remove.h, partition.h).
+// The compaction family (thrust/unique.h, remove.h, partition.h; reduce_by_key in thrust/reduce.h).
 SWEEP_OVERRIDE_CALL_FORM((ForwardIt), unique, ForwardIt, (), (), (), ())
 SWEEP_OVERRIDE_CALL_FORM((ForwardIt), unique, ForwardIt, (, class Eq), (, Eq eq), (, eq), ())
 SWEEP_OVERRIDE_CALL_FORM((OutputIt), unique_copy, InputIt, (, class OutputIt), (, OutputIt result), (, result), (, OutputIt))
@@ -525,6 +529,16 @@ SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), stable_partition_copy,
 SWEEP_OVERRIDE_CALL_FORM((thrust::pair<TrueIt, FalseIt>), stable_partition_copy, InputIt, (, class StencilIt, class TrueIt, class FalseIt, class Pred),
                          (, StencilIt stencil, TrueIt out_true, FalseIt out_false, Pred pred), (, stencil, out_true, out_false, pred),
                          (, StencilIt, TrueIt, FalseIt))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysOut, ValuesOut>), reduce_by_key, KeysIt, (, class ValuesIt, class KeysOut, class ValuesOut),
+                         (, ValuesIt values, KeysOut keys_output, ValuesOut values_output), (, values, keys_output, values_output),
+                         (, ValuesIt, KeysOut, ValuesOut))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysOut, ValuesOut>), reduce_by_key, KeysIt, (, class ValuesIt, class KeysOut, class ValuesOut, class Eq),
+                         (, ValuesIt values, KeysOut keys_output, ValuesOut values_output, Eq eq),
+                         (, values, keys_output, values_output, eq), (, ValuesIt, KeysOut, ValuesOut))
+SWEEP_OVERRIDE_CALL_FORM((thrust::pair<KeysOut, ValuesOut>), reduce_by_key, KeysIt,
+                         (, class ValuesIt, class KeysOut, class ValuesOut, class Eq, class Op),
+                         (, ValuesIt values, KeysOut keys_output, ValuesOut values_output, Eq eq, Op op),
+                         (, values, keys_output, values_output, eq, op), (, ValuesIt, KeysOut, ValuesOut))
 
 THRUST_NAMESPACE_END
 

@@ -6,6 +6,7 @@
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
 #include <thrust/partition.h>
+#include <thrust/reduce.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -98,6 +99,7 @@ void sweep_instantiate_all(thrust::device_vector<float>& f,
   thrust::remove_if(sweep::par, f.begin(), f.end(), positive{});
   thrust::partition_copy(sweep::par, u8.begin(), u8.end(), u8.begin(), u8.begin(), odd{});
   thrust::stable_partition(sweep::par, f.begin(), f.end(), positive{});
+  thrust::reduce_by_key(sweep::par, u32.begin(), u32.end(), f.begin(), u32.begin(), f.begin());
   sweep::histogram_even(sweep::par, f.begin(), f.end(), bins.begin(), 256, 0.0f, 1.0f);
   sweep::histogram_range(sweep::par, f.begin(), f.end(), f.begin(), f.begin() + 5, bins.begin());
   sweep::histogram(sweep::par, u32.begin(), u32.end(), bins.begin(), 256);

@@ -9,6 +9,7 @@
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
 #include <thrust/partition.h>
+#include <thrust/reduce.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -128,6 +129,10 @@ void every_form(Policy&& policy, thrust::device_vector<int>& keys, thrust::devic
   thrust::partition_copy(policy, keys.begin(), keys.end(), out.begin(), out.begin(), keys.begin(), is_odd{});
   thrust::stable_partition_copy(policy, keys.begin(), keys.end(), out.begin(), keys.begin(), is_odd{});
   thrust::stable_partition_copy(policy, keys.begin(), keys.end(), out.begin(), out.begin(), keys.begin(), is_odd{});
+  thrust::reduce_by_key(policy, keys.begin(), keys.end(), values.begin(), out.begin(), values.begin());
+  thrust::reduce_by_key(policy, keys.begin(), keys.end(), values.begin(), out.begin(), values.begin(), cuda::std::equal_to<int>());
+  thrust::reduce_by_key(policy, keys.begin(), keys.end(), values.begin(), out.begin(), values.begin(), cuda::std::equal_to<int>(),
+                        cuda::std::plus<std::uint64_t>());
 }
 } // namespace
 
@@ -171,6 +176,7 @@ void sweep_override_all(thrust::device_vector<int>& keys, thrust::device_vector<
   thrust::partition_copy(keys.begin(), keys.end(), out.begin(), keys.begin(), is_odd{});
   const thrust::device_ptr<int> first = keys.data();
   thrust::remove(first, first + keys.size(), 3);
+  thrust::reduce_by_key(keys.begin(), keys.end(), values.begin(), out.begin(), values.begin());
   thrust::sort(first, first + keys.size());
   thrust::copy_if(first, first + keys.size(), out.begin(), is_odd{});
   thrust::inclusive_scan(first, first + keys.size(), out.begin(), cuda::std::plus<int>());

@@ -34,10 +34,18 @@ inline constexpr bool vectorizable_type = std::is_trivially_copyable<T>::value &
 template <class T>
 struct segment_item;
 
+//! An item of reduce_by_key (reduce_by_key.cuh): a value of T and a count of segment heads (with a
+//! tail flag in its top bit).
+template <class T, class Count>
+struct run_item;
+
+//! Items of the segmented scans (scans by key, reduce_by_key): their tuning's per-type choices.
 template <class T>
 inline constexpr bool is_segment_item = false;
 template <class T>
 inline constexpr bool is_segment_item<segment_item<T>> = true;
+template <class T, class Count>
+inline constexpr bool is_segment_item<run_item<T, Count>> = true;
 
 //! Items a lane holds side by side in a row of a scan by key (by_key.cuh loads them as vectors from
 //! the keys and the values): 4 for values of 1, 2 and 4 bytes, 2 for 8-byte ones, 1 otherwise (and for
@@ -48,6 +56,8 @@ template <class V>
 inline constexpr int segment_vec<segment_item<V>> =
   std::is_trivially_copyable<V>::value && (sizeof(V) & (sizeof(V) - 1)) == 0 && sizeof(V) <= 8 ? (sizeof(V) == 8 ? 2 : 4)
                                                                                                    : 1;
+template <class V, class Count>
+inline constexpr int segment_vec<run_item<V, Count>> = segment_vec<segment_item<V>>;
 
 //! Values whose look-back folds the predecessors strictly in tile order (lookback.cuh,
 //! warp_lookback_fold): all but integers, for which every association gives the same result.
@@ -56,6 +66,8 @@ inline constexpr bool folds_in_order = !std::is_integral<T>::value;
 //! Scans by key: as their values (the segmented operator over integers is exact too).
 template <class T>
 inline constexpr bool folds_in_order<segment_item<T>> = folds_in_order<T>;
+template <class T, class Count>
+inline constexpr bool folds_in_order<run_item<T, Count>> = folds_in_order<T>;
 
 //! The size class of a tuning's per-type choices: 4-byte values that fold in order.
 template <class T>

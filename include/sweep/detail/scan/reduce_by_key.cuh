@@ -1,0 +1,217 @@
+// reduce_by_key on sweep's scan kernel: one pass that scans (value, head count) items under the
+// segmented operator and writes, at the last item of each segment, the segment's reduction and key at
+// the segment's index (its head count less one). A segment starts at item 0 and wherever
+// !eq(key[i - 1], key[i]) (the sequential definition, also for keys whose equality is not reflexive:
+// each NaN key under equal_to is a segment of its own); it ends where the next one starts or at the
+// last item. The key written is the segment's last, as stock Thrust's CUDA reduce_by_key writes it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <sweep/detail/scan/by_key.cuh>
+#include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/util/warp_shuffle.cuh>
+
+namespace sweep
+{
+namespace detail
+{
+namespace scan_impl
+{
+
+//! An item of reduce_by_key: `value` (the accumulator type T) and `count`, u32 or u64:
+//!   [tail:1][heads:31 or 63]
+//! heads: the segment heads in the range the (scanned) item covers; tail: the item is the last of its
+//! segment (an unscanned item's own flag, which the scan keeps: the right operand's). A scanned item
+//! with its tail flag set holds its segment's reduction, and its heads are the segment's index + 1.
+template <class T, class Count>
+struct run_item
+{
+  T value;
+  Count count;
+};
+
+template <class Count>
+inline constexpr Count run_tail_bit = Count(1) << (8 * sizeof(Count) - 1);
+
+//! The segmented operator over run_items of the user's associative operator Op (a new segment in b:
+//! b's value alone). Associative whenever Op is; not commutative.
+template <class T, class Count, class Op>
+struct run_op
+{
+  Op op;
+
+  _CCCL_EXEC_CHECK_DISABLE
+  __host__ __device__ run_item<T, Count> operator()(const run_item<T, Count>& a, const run_item<T, Count>& b)
+  {
+    const Count b_heads = b.count & ~run_tail_bit<Count>;
+    return run_item<T, Count>{b_heads != 0 ? b.value : static_cast<T>(op(a.value, b.value)),
+                              (a.count & ~run_tail_bit<Count>) + b.count};
+  }
+};
+
+//! The input of reduce_by_key: item i is (T(values[i]), [tail_i][head_i]) with head_i = i == 0 ||
+//! !eq(keys[i - 1], keys[i]) and tail_i = i == n - 1 || !eq(keys[i], keys[i + 1]). Random access by
+//! offset and by rows (load_row: the keys and values of a full row as raw vectors, the keys before
+//! and after the lane's from the lanes beside it, lanes 0 and 31 from memory).
+template <class T, class Count, class KeysIt, class ValuesIt, class Eq>
+struct run_input
+{
+  KeysIt keys;
+  ValuesIt values;
+  mutable Eq eq;
+  std::int64_t n;
+  std::int64_t index = 0;
+  bool vector_rows   = false; //!< keys and values are 16-byte aligned pointers (checked on the host)
+
+  using key_type   = std::remove_cv_t<std::remove_pointer_t<KeysIt>>;
+  using value_type = std::remove_cv_t<std::remove_pointer_t<ValuesIt>>;
+  using item       = run_item<T, Count>;
+  static constexpr bool vector_capable = std::is_pointer<KeysIt>::value && std::is_pointer<ValuesIt>::value
+                                      && raw_movable<key_type> && raw_movable<value_type>;
+  static constexpr bool row_access = true;
+
+  _CCCL_EXEC_CHECK_DISABLE
+  __host__ __device__ bool differ(const key_type& a, const key_type& b) const
+  {
+    return !static_cast<bool>(eq(a, b));
+  }
+
+  __host__ __device__ static item make(const T& value, bool head, bool tail)
+  {
+    return item{value, static_cast<Count>(head ? 1 : 0) | (tail ? run_tail_bit<Count> : Count(0))};
+  }
+
+  //! Items i .. i + Vec - 1 (a full row of a full tile; all 32 lanes of the warp call it together).
+  template <int Vec>
+  __device__ void load_row(std::int64_t row, item (&out)[Vec]) const
+  {
+    const std::int64_t i = index + row;
+    if constexpr (vector_capable)
+    {
+      if (vector_rows)
+      {
+        key_type k[Vec];
+        value_type v[Vec];
+        load_contiguous(keys + i, k);
+        load_contiguous(values + i, v);
+        key_type before = shuffle_up(k[Vec - 1], 1);
+        key_type after  = shuffle_down(k[0], 1);
+        const unsigned lane = threadIdx.x % 32;
+        if (lane == 0)
+        {
+          before = i > 0 ? keys[i - 1] : k[0];
+        }
+        if (lane == 31)
+        {
+          after = i + Vec < n ? keys[i + Vec] : k[Vec - 1];
+        }
+#pragma unroll
+        for (int u = 0; u < Vec; ++u)
+        {
+          const bool head = u == 0 ? i == 0 || differ(before, k[0]) : differ(k[u > 0 ? u - 1 : 0], k[u]);
+          const bool tail = u == Vec - 1 ? i + Vec == n || differ(k[Vec - 1], after) : differ(k[u], k[u + 1 < Vec ? u + 1 : u]);
+          out[u]          = make(static_cast<T>(v[u]), head, tail);
+        }
+        return;
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < Vec; ++u)
+    {
+      out[u] = item_at(i + u);
+    }
+  }
+
+  _CCCL_EXEC_CHECK_DISABLE
+  __host__ __device__ item item_at(std::int64_t i) const
+  {
+    const bool head = i == 0 || differ(keys[i - 1], keys[i]);
+    const bool tail = i + 1 == n || differ(keys[i], keys[i + 1]);
+    return make(static_cast<T>(values[i]), head, tail);
+  }
+
+  __host__ __device__ run_input operator+(std::ptrdiff_t offset) const
+  {
+    run_input moved = *this;
+    moved.index += static_cast<std::int64_t>(offset);
+    return moved;
+  }
+  __host__ __device__ item operator*() const
+  {
+    return item_at(index);
+  }
+};
+
+//! The output of reduce_by_key: a scanned item with its tail flag set writes its value to
+//! values_out[heads - 1] and the input's key at its index to keys_out[heads - 1]; the last item
+//! writes the segment count to *segments. The outputs must not overlap the inputs.
+template <class T, class Count, class KeysIt, class KeysOut, class ValuesOut>
+struct run_output
+{
+  KeysIt keys;
+  KeysOut keys_out;
+  ValuesOut values_out;
+  unsigned long long* segments;
+  std::int64_t n;
+  std::int64_t index = 0;
+
+  using item                           = run_item<T, Count>;
+  static constexpr bool vector_capable = false;
+  static constexpr bool row_access     = true;
+
+  _CCCL_EXEC_CHECK_DISABLE
+  __host__ __device__ void write(std::int64_t i, const item& x) const
+  {
+    if (x.count & run_tail_bit<Count>)
+    {
+      const std::int64_t segment = static_cast<std::int64_t>(x.count & ~run_tail_bit<Count>) - 1;
+      values_out[segment]        = x.value;
+      keys_out[segment]          = keys[i];
+      if (i + 1 == n)
+      {
+        *segments = static_cast<unsigned long long>(segment + 1);
+      }
+    }
+  }
+
+  //! Items i .. i + Vec - 1 of a full row.
+  template <int Vec>
+  __device__ void store_row(std::int64_t row, const item (&in)[Vec]) const
+  {
+#pragma unroll
+    for (int u = 0; u < Vec; ++u)
+    {
+      write(index + row + u, in[u]);
+    }
+  }
+
+  //! Random access (the kernel's per-item stores): `*(output + i) = x`.
+  struct cursor
+  {
+    run_output out;
+    __host__ __device__ void operator=(const item& x) const
+    {
+      out.write(out.index, x);
+    }
+  };
+
+  __host__ __device__ run_output operator+(std::ptrdiff_t offset) const
+  {
+    run_output moved = *this;
+    moved.index += static_cast<std::int64_t>(offset);
+    return moved;
+  }
+  __host__ __device__ cursor operator*() const
+  {
+    return cursor{*this};
+  }
+};
+
+} // namespace scan_impl
+} // namespace detail
+} // namespace sweep
