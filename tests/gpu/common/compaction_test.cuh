@@ -17,6 +17,7 @@
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
+#include <thrust/mismatch.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/system_error.h>
@@ -324,6 +325,25 @@ thrust::device_vector<T> guarded_copy(It from, std::size_t n, std::size_t guard 
   return v;
 }
 
+//! Bitwise equality of items (NaN equal to the same NaN; -0.0 unequal to +0.0).
+template <class T>
+struct item_equal
+{
+  __host__ __device__ bool operator()(const T& a, const T& b) const
+  {
+    const unsigned char* x = reinterpret_cast<const unsigned char*>(&a);
+    const unsigned char* y = reinterpret_cast<const unsigned char*>(&b);
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+    {
+      if (x[i] != y[i])
+      {
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
 //! An item as one 64-bit word: its bits for items up to 8 bytes (exact), a hash of its bytes for
 //! larger ones (equal multisets of words then mean equal multisets of items but for a 2^-64 chance).
 template <class T>
@@ -361,6 +381,23 @@ void require_same_items(ExpectedIt expected, ActualIt actual, std::size_t n, con
   thrust::sort(thrust::device, e.begin(), e.end());
   thrust::sort(thrust::device, a.begin(), a.end());
   require_bitwise_equal(e, a, n, what + " (the same items, in any order)");
+}
+
+//! Requires the first `count` items of two device ranges to be bitwise equal, compared on the device
+//! (thrust::mismatch; for the tests past 2^31 items, whose outputs are too large to copy to the host).
+//! Only the first difference is copied back, to be named.
+template <class T, class ExpectedIt, class ActualIt>
+void require_equal_on_device(ExpectedIt expected, ActualIt actual, std::size_t count, const std::string& what)
+{
+  INFO(what << ", count = " << count << ", seed = " << test_seed());
+  const auto e_last = expected + static_cast<std::ptrdiff_t>(count);
+  const auto first  = thrust::mismatch(thrust::device, expected, e_last, actual, item_equal<T>{});
+  if (first.first != e_last)
+  {
+    const std::size_t i = static_cast<std::size_t>(first.first - expected);
+    FAIL("first mismatch at index " << i << ": expected " << describe(static_cast<T>(*first.first)) << ", got "
+                                    << describe(static_cast<T>(*first.second)));
+  }
 }
 
 // --------------------------------------------------------------------------------------------------
