@@ -2,7 +2,7 @@
 // - Float and double keys with NaN: stock Thrust is no reference there (its last tile pads with the
 //   tile's first key, and padded NaN keys each start a segment: wrong counts, writes past the end), so
 //   the expected result is the sequential definition computed on the host: a new segment wherever
-//   !(previous == key) (each NaN its own segment), integer values folded left to right, each
+//   !(previous == key) (each NaN its own segment), unsigned integer values folded left to right, each
 //   segment's last key (Thrust's CUDA backend's choice); keys and values bitwise.
 // - Keys without NaN but with -0.0 and +0.0 mixed in one segment, infinities: against thrust::device.
 // - Float and double values: sweep promises the same bits on every call (a fixed association order),
@@ -27,7 +27,7 @@ struct fp_equal
 template <class K>
 void nan_keys(const char* name, const std::vector<std::size_t>& sizes)
 {
-  const auto ints = random_vector<std::int32_t>(sizes.back(), test_seed() + 80);
+  const auto ints = random_vector<std::uint32_t>(sizes.back(), test_seed() + 80); // wrapping sums
   const auto maps = generated_vector<affine>(sizes.back(), random_affine{test_seed() + 81});
   for (run_shape shape : all_run_shapes)
   {
@@ -35,8 +35,8 @@ void nan_keys(const char* name, const std::vector<std::size_t>& sizes)
     for (std::size_t n : sizes)
     {
       const std::string what = rbk_label(name, shape, n);
-      check_against_reference<false>(sweep::par, keys, ints, n, fp_equal<K>{}, op_plus<std::int32_t>{},
-                              what + ", int32 values, default form");
+      check_against_reference<false>(sweep::par, keys, ints, n, fp_equal<K>{}, op_plus<std::uint32_t>{},
+                              what + ", uint32 values, default form");
       check_against_reference<true>(sweep::par, keys, maps, n, fp_equal<K>{}, compose{},
                               what + ", affine values, equality and operator");
     }

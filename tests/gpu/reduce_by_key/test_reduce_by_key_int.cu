@@ -48,6 +48,14 @@ TEST_CASE("reduce_by_key of uint64 keys and uint16 values matches thrust", "[red
   reduce_of_runs<std::uint64_t, std::uint16_t>("uint64/uint16", compaction_sizes<std::uint64_t>(), op_plus<std::uint16_t>{});
 }
 
+TEST_CASE("reduce_by_key of int8, uint16, uint32 and int64 keys matches thrust", "[reduce_by_key][int]")
+{
+  reduce_of_runs<std::int8_t, std::uint64_t>("int8/uint64", compaction_sizes<std::int8_t>(), op_plus<std::uint64_t>{});
+  reduce_of_runs<std::uint16_t, std::int8_t>("uint16/int8", compaction_sizes<std::uint16_t>(), op_maximum<std::int8_t>{});
+  reduce_of_runs<std::uint32_t, std::int16_t>("uint32/int16", compaction_sizes<std::uint32_t>(), op_bit_xor<std::int16_t>{});
+  reduce_of_runs<std::int64_t, std::uint32_t>("int64/uint32", compaction_sizes<std::int64_t>(), op_minimum<std::uint32_t>{});
+}
+
 TEST_CASE("reduce_by_key of uint8 values into int32 outputs wraps as thrust's does", "[reduce_by_key][int][types]")
 {
   reduce_of_runs<std::int32_t, std::uint8_t, std::int32_t>("int32/uint8 into int32", compaction_sizes<std::int32_t>(),

@@ -1,7 +1,7 @@
-// remove, remove_if (without a stencil) in place and remove_copy of integers of 1, 2, 4 and 8 bytes on
-// sweep::par against thrust::device: 0, 5, 50, 95 and 100% removed (in place: almost everything and
-// almost nothing kept) at the edge sizes of the copy_if tile, a value of another type than the items,
-// and more than 300 tiles ([slow]).
+// remove, remove_if (without a stencil) in place and remove_copy of integers of 1, 2, 4 and 8 bytes,
+// signed and unsigned, on sweep::par against thrust::device: 0, 5, 50, 95 and 100% removed (in place:
+// almost everything and almost nothing kept) at the edge sizes of the copy_if tile, a value of another
+// type than the items, and more than 300 tiles ([slow]).
 #include "remove_test.cuh"
 
 using namespace sweep_test;
@@ -31,21 +31,25 @@ void remove_of(const char* name, const std::vector<std::size_t>& sizes)
 TEST_CASE("remove of 1-byte integers matches thrust at every removed share", "[remove][int]")
 {
   remove_of<std::uint8_t>("uint8", compaction_sizes<std::uint8_t>());
+  remove_of<std::int8_t>("int8", compaction_sizes<std::int8_t>());
 }
 
 TEST_CASE("remove of 2-byte integers matches thrust at every removed share", "[remove][int]")
 {
   remove_of<std::int16_t>("int16", compaction_sizes<std::int16_t>());
+  remove_of<std::uint16_t>("uint16", compaction_sizes<std::uint16_t>());
 }
 
 TEST_CASE("remove of 4-byte integers matches thrust at every removed share", "[remove][int]")
 {
   remove_of<std::uint32_t>("uint32", compaction_sizes<std::uint32_t>());
+  remove_of<std::int32_t>("int32", compaction_sizes<std::int32_t>());
 }
 
 TEST_CASE("remove of 8-byte integers matches thrust at every removed share", "[remove][int]")
 {
   remove_of<std::int64_t>("int64", compaction_sizes<std::int64_t>());
+  remove_of<std::uint64_t>("uint64", compaction_sizes<std::uint64_t>());
 }
 
 TEST_CASE("remove of uint8 items with an int value (compared as int: 300 removes nothing)", "[remove][int][small]")
