@@ -98,7 +98,7 @@ void float_values(const char* name, const std::vector<std::size_t>& sizes, bool 
       {
         // Again with the explicit operator, on another stream, while the GPU is busy: the same bits.
         stream_guard busy;
-        thrust::device_vector<float> load(std::size_t(1) << 24);
+        thrust::device_vector<float> load(std::size_t(1) << 22);
         for (int i = 0; i < 4; ++i)
         {
           thrust::inclusive_scan(sweep::par_nosync.on(busy.stream), load.begin(), load.end(), load.begin());
