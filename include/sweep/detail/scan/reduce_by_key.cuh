@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda/std/iterator>
+
 #include <sweep/detail/scan/by_key.cuh>
 #include <sweep/detail/scan/plan.hpp>
 #include <sweep/detail/util/warp_shuffle.cuh>
@@ -68,8 +70,8 @@ struct run_input
   std::int64_t index = 0;
   bool vector_rows   = false; //!< keys and values are 16-byte aligned pointers (checked on the host)
 
-  using key_type   = std::remove_cv_t<std::remove_pointer_t<KeysIt>>;
-  using value_type = std::remove_cv_t<std::remove_pointer_t<ValuesIt>>;
+  using key_type   = typename ::cuda::std::iterator_traits<KeysIt>::value_type;
+  using value_type = typename ::cuda::std::iterator_traits<ValuesIt>::value_type;
   using item       = run_item<T, Count>;
   static constexpr bool vector_capable = std::is_pointer<KeysIt>::value && std::is_pointer<ValuesIt>::value
                                       && raw_movable<key_type> && raw_movable<value_type>;
