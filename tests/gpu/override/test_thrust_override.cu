@@ -1,5 +1,5 @@
-// GPU tests of sweep/thrust_override.cuh: every Thrust CUDA policy form routes each of the twelve
-// algorithms to sweep exactly once per call (routed_calls), with results equal to a host reference;
+// GPU tests of sweep/thrust_override.cuh: every Thrust CUDA policy form routes each routed algorithm
+// to sweep exactly once per call (routed_calls), with results equal to a host reference;
 // device-side calls, sweep's own policies and user overloads are left alone.
 // This TU includes the override, so "thrust::sort" here IS sweep: the references are std:: on the host.
 #include <sweep/thrust_override.cuh> // first, before any Thrust header, as users are told to
@@ -9,10 +9,13 @@
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/host_vector.h>
+#include <thrust/partition.h>
+#include <thrust/reduce.h>
 #include <thrust/remove.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
 #include <thrust/transform_scan.h>
+#include <thrust/unique.h>
 
 #include "common/counting_allocator.cuh"
 #include "common/test_utils.cuh"
@@ -74,6 +77,13 @@ std::vector<int> to_std(const thrust::device_vector<int>& v)
 {
   thrust::host_vector<int> h(v);
   return std::vector<int>(h.begin(), h.end());
+}
+
+//! The first `count` items of v on the host.
+std::vector<int> first_items(const thrust::device_vector<int>& v, std::size_t count)
+{
+  const std::vector<int> all = to_std(v);
+  return std::vector<int>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(count));
 }
 
 constexpr std::size_t n = 100003; // several tiles for both kernels, ragged tail
@@ -472,4 +482,80 @@ TEST_CASE("override: the scans by key route to sweep", "[override][scan]")
 
   CHECK(inclusive() == 3);
   CHECK(exclusive() == 2);
+}
+
+TEST_CASE("override: the compaction family routes to sweep (unique, remove, partition, reduce_by_key)",
+          "[override][compaction]")
+{
+  sweep_test::stream_guard s;
+  const std::size_t n = 70001; // several tiles, ragged tail
+  std::vector<int> h(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    h[i] = static_cast<int>(((i / 5) * 2654435761u) % 97); // runs of 5, neighbouring runs mostly differ
+  }
+  // Host references.
+  std::vector<int> uniq, kept, odd, even, run_keys, run_sums;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    const bool head = i == 0 || h[i] != h[i - 1];
+    if (head)
+    {
+      uniq.push_back(h[i]);
+      run_keys.push_back(h[i]);
+      run_sums.push_back(0);
+    }
+    run_keys.back() = h[i];
+    run_sums.back() += h[i];
+    ((h[i] & 1) ? odd : even).push_back(h[i]);
+  }
+  kept = even; // remove_if(is_odd)
+  std::vector<int> partitioned(odd);
+  partitioned.insert(partitioned.end(), even.begin(), even.end());
+  const thrust::device_vector<int> input(h.begin(), h.end());
+
+  routed_delta uniques{routed_algorithm::unique};
+  routed_delta unique_copies{routed_algorithm::unique_copy};
+  routed_delta unique_counts{routed_algorithm::unique_count};
+  routed_delta removes{routed_algorithm::remove_if};
+  routed_delta partitions{routed_algorithm::stable_partition};
+  routed_delta partition_copies{routed_algorithm::partition_copy};
+  routed_delta reductions{routed_algorithm::reduce_by_key};
+
+  thrust::device_vector<int> v(input), out(n), out2(n);
+  auto end = thrust::unique(thrust::device, v.begin(), v.end());
+  CHECK(static_cast<std::size_t>(end - v.begin()) == uniq.size());
+  CHECK(first_items(v, uniq.size()) == uniq);
+  auto copy_end = thrust::unique_copy(thrust::cuda::par.on(s.stream), input.begin(), input.end(), out.begin());
+  CHECK(static_cast<std::size_t>(copy_end - out.begin()) == uniq.size());
+  CHECK(first_items(out, uniq.size()) == uniq);
+  CHECK(thrust::unique_count(input.begin(), input.end()) == static_cast<std::ptrdiff_t>(uniq.size())); // no policy
+
+  v = input;
+  auto policy = thrust::cuda::par_nosync.on(s.stream); // a non-const lvalue
+  end         = thrust::remove_if(policy, v.begin(), v.end(), is_odd{});
+  CHECK(static_cast<std::size_t>(end - v.begin()) == kept.size());
+  CHECK(first_items(v, kept.size()) == kept);
+
+  v   = input;
+  end = thrust::stable_partition(thrust::device, v.begin(), v.end(), is_odd{});
+  CHECK(static_cast<std::size_t>(end - v.begin()) == odd.size());
+  CHECK(to_std(v) == partitioned);
+  const auto ends = thrust::partition_copy(thrust::device, input.begin(), input.end(), out.begin(), out2.begin(), is_odd{});
+  CHECK(static_cast<std::size_t>(ends.first - out.begin()) == odd.size());
+  CHECK(static_cast<std::size_t>(ends.second - out2.begin()) == even.size());
+
+  const auto runs = thrust::reduce_by_key(thrust::device, input.begin(), input.end(), input.begin(), out.begin(), out2.begin());
+  const std::size_t segments = static_cast<std::size_t>(runs.first - out.begin());
+  CHECK(segments == run_keys.size());
+  CHECK(first_items(out, segments) == run_keys);
+  CHECK(first_items(out2, segments) == run_sums);
+
+  CHECK(uniques() == 1);
+  CHECK(unique_copies() == 1);
+  CHECK(unique_counts() == 1);
+  CHECK(removes() == 1);
+  CHECK(partitions() == 1);
+  CHECK(partition_copies() == 1);
+  CHECK(reductions() == 1);
 }
