@@ -1,7 +1,7 @@
 // copy_if / remove_copy_if on sweep policies against thrust::device: every overload, policy form
 // and iterator kind (pointers, device_vector, counting, transform, zip, permutation, discard).
 #include "copy_if_test.cuh"
-#include "common/counting_allocator.cuh"
+#include "common/policy_forms.cuh"
 
 #include <sweep/detail/copy_if/plan.hpp>
 
@@ -83,24 +83,9 @@ void check_policy(Policy policy, const char* name)
 
 TEST_CASE("copy_if works with every sweep policy form", "[copy_if][policy]")
 {
-  cudaStream_t stream;
-  REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-  check_policy(sweep::par, "par");
-  check_policy(sweep::par_nosync, "par_nosync");
-  check_policy(sweep::par.on(stream), "par.on(stream)");
-  check_policy(sweep::par_nosync.on(stream), "par_nosync.on(stream)");
-
-  // par(alloc): sweep takes its temporary storage from the allocator.
-  sweep_test::allocation_counts counts;
-  sweep_test::counting_allocator<char> alloc(&counts);
-  check_policy(sweep::par(alloc), "par(alloc)");
-  CHECK(counts.allocations.load() > 0);
-  CHECK(counts.allocations.load() == counts.deallocations.load());
-  const long before = counts.allocations.load();
-  check_policy(sweep::par(alloc).on(stream), "par(alloc).on(stream)");
-  CHECK(counts.allocations.load() > before);
-  CHECK(counts.allocations.load() == counts.deallocations.load());
-  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+  check_under_stream_policies([](auto policy, const char* name) { check_policy(policy, name); });
+  // The allocator forms: sweep takes its temporary storage from the allocator and gives it all back.
+  check_under_allocator_policies([](auto policy, const char* name) { check_policy(policy, name); });
 }
 
 TEST_CASE("copy_if works on raw pointers and device_vector iterators", "[copy_if][iterators]")

@@ -4,7 +4,7 @@
 // once; and inside a CUDA graph capture (these algorithms return a count to the host) a call is
 // refused before it enqueues anything, leaving the capture valid.
 #include "remove_test.cuh"
-#include "common/counting_allocator.cuh"
+#include "common/policy_forms.cuh"
 
 #include <thrust/count.h>
 
@@ -38,31 +38,13 @@ void check_policy(Policy policy, const char* name)
 
 TEST_CASE("remove forms under par, par_nosync, par.on(stream) and par_nosync.on(stream)", "[remove][policy]")
 {
-  stream_guard s;
-  check_policy(sweep::par, "par");
-  check_policy(sweep::par_nosync, "par_nosync");
-  check_policy(sweep::par.on(s.stream), "par.on(stream)");
-  check_policy(sweep::par_nosync.on(s.stream), "par_nosync.on(stream)");
+  check_under_stream_policies([](auto policy, const char* name) { check_policy(policy, name); });
 }
 
 TEST_CASE("remove forms take their temporary storage from the policy's allocator and give it all back",
           "[remove][policy][allocator]")
 {
-  stream_guard s;
-  allocation_counts counts;
-  counting_allocator<char> alloc(&counts);
-  check_policy(sweep::par(alloc), "par(alloc)");
-  CHECK(counts.allocations.load() > 0);
-  CHECK(counts.allocations.load() == counts.deallocations.load());
-  CHECK(counts.live_bytes.load() == 0);
-  long before = counts.allocations.load();
-  check_policy(sweep::par(alloc).on(s.stream), "par(alloc).on(stream)");
-  CHECK(counts.allocations.load() > before);
-  before = counts.allocations.load();
-  check_policy(sweep::par_nosync(alloc).on(s.stream), "par_nosync(alloc).on(stream)");
-  CHECK(counts.allocations.load() > before);
-  CHECK(counts.allocations.load() == counts.deallocations.load());
-  CHECK(counts.live_bytes.load() == 0);
+  check_under_allocator_policies([](auto policy, const char* name) { check_policy(policy, name); });
 }
 
 TEST_CASE("remove_if and remove_copy on a stream wait for the work before them on that stream", "[remove][policy][stream]")
