@@ -986,7 +986,7 @@ struct agent
     static_assert(Paths::load_vectors && tile_size % 16 == 0 && sizeof(items_t) == rows * 16,
                   "select: bulk copies move whole 16-byte chunks");
     bulk_sync& sync = *reinterpret_cast<bulk_sync*>(dynamic + (slots - 1) * shape::staging_bytes);
-    const auto slot = [&](int s) { return slot_address(dynamic, s); };
+    const auto slot = [&](int s) { return agent::slot(dynamic, s); };
     const bool lone = p.tiles == 1;
     bool taken_lone = false; // thread 0, lone tile: tile 0 was taken
     // Thread 0: takes the block's next tile into slot s and, for a full tile, starts its copy.
@@ -1111,12 +1111,6 @@ struct agent
     }
   }
 
-  //! Slot s of the bulk and specialised schedules: the static staging buffer, then the dynamic ones.
-  __device__ unsigned char* slot_address(unsigned char* dynamic, int s) const
-  {
-    return s == 0 ? smem.staging : dynamic + static_cast<std::size_t>(s - 1) * shape::staging_bytes;
-  }
-
   // --- The specialised schedule's tile step (lookback/pipeline.cuh, specialized_pipeline): rank a
   // --- tile and stage its selected items in place in its slot; a step later, store them at the offset
   // --- the look-back warp found. Counts go to the look-back warp, offsets come back.
@@ -1140,9 +1134,10 @@ struct agent
   {
     return p.tile_counter;
   }
+  //! Slot s of the bulk and specialised schedules: the static staging buffer, then the dynamic ones.
   __device__ unsigned char* slot(unsigned char* dynamic, int s) const
   {
-    return slot_address(dynamic, s);
+    return s == 0 ? smem.staging : dynamic + static_cast<std::size_t>(s - 1) * shape::staging_bytes;
   }
   //! Producer: full tile t's chunks into the slot. Without items to read (a discard output chosen by a
   //! stencil) no tile is copied.
