@@ -269,6 +269,44 @@ auto with_policy(impl which, cudaStream_t stream, bool whole_call, F&& f)
   return whole_call ? f(thrust::cuda::par.on(stream)) : f(thrust::cuda::par_nosync.on(stream));
 }
 
+//! A CUB call, run as its user runs it: `launch(temp, temp_bytes)` enqueued on `stream` with the
+//! temporary storage preallocated (`temp`); a whole call (latency cells) also synchronizes the stream.
+template <class Launch>
+void run_cub(Launch&& launch, thrust::device_vector<unsigned char>& temp, cudaStream_t stream, bool whole_call,
+             const char* what)
+{
+  std::size_t temp_bytes = temp.size();
+  check_cuda(launch(static_cast<void*>(thrust::raw_pointer_cast(temp.data())), temp_bytes), what);
+  if (whole_call)
+  {
+    check_cuda(cudaStreamSynchronize(stream), "cub sync");
+  }
+}
+
+//! As run_cub, for a call that leaves its count on the device (at `count`): a whole call also copies
+//! the count back before it synchronizes, as the user's copy back is part of CUB's whole call. Returns
+//! the count, or 0 for a throughput call (nothing is read back).
+template <class Launch>
+std::size_t run_cub_counted(Launch&& launch,
+                            thrust::device_vector<unsigned char>& temp,
+                            const thrust::device_vector<long long>& count,
+                            cudaStream_t stream,
+                            bool whole_call,
+                            const char* what)
+{
+  run_cub(launch, temp, stream, false, what);
+  if (!whole_call)
+  {
+    return 0;
+  }
+  long long host_count = 0;
+  check_cuda(cudaMemcpyAsync(&host_count, thrust::raw_pointer_cast(count.data()), sizeof(host_count),
+                             cudaMemcpyDeviceToHost, stream),
+             "count copy");
+  check_cuda(cudaStreamSynchronize(stream), "cub sync");
+  return static_cast<std::size_t>(host_count);
+}
+
 //! What shared_workload keeps.
 struct workload_base
 {

@@ -181,19 +181,9 @@ struct workload : sweep_bench::workload_base
         }
       });
     }
-    std::size_t temp_bytes = cub_temp.size();
-    sweep_bench::check_cuda(cub_partition(which, thrust::raw_pointer_cast(cub_temp.data()), temp_bytes, stream),
-                            "cub::DevicePartition::If");
-    if (!whole_call)
-    {
-      return 0;
-    }
-    long long count = 0; // the user's copy back is part of CUB's whole call
-    sweep_bench::check_cuda(cudaMemcpyAsync(&count, thrust::raw_pointer_cast(cub_count.data()), sizeof(count),
-                                            cudaMemcpyDeviceToHost, stream),
-                            "count copy");
-    sweep_bench::check_cuda(cudaStreamSynchronize(stream), "cub sync");
-    return static_cast<std::size_t>(count);
+    return sweep_bench::run_cub_counted(
+      [&](void* temp, std::size_t& temp_bytes) { return cub_partition(which, temp, temp_bytes, stream); }, cub_temp, cub_count,
+      stream, whole_call, "cub::DevicePartition::If");
   }
 
   //! Requires `count` (the input's count of selected items) items that all pass the predicate, with the

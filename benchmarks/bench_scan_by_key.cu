@@ -88,24 +88,15 @@ struct workload : sweep_bench::workload_base
 
   void run(impl which, cudaStream_t stream, bool whole_call)
   {
-    switch (which)
+    if (!sweep_bench::is_cub(which))
     {
-      case impl::sweep:
-        whole_call ? scan(sweep::par.on(stream), out_sweep) : scan(sweep::par_nosync.on(stream), out_sweep);
-        break;
-      case impl::thrust:
-        whole_call ? scan(thrust::cuda::par.on(stream), out_thrust) : scan(thrust::cuda::par_nosync.on(stream), out_thrust);
-        break;
-      default: {
-        std::size_t temp_bytes = cub_temp.size();
-        sweep_bench::check_cuda(cub_scan(which, thrust::raw_pointer_cast(cub_temp.data()), temp_bytes, stream),
-                                "cub::DeviceScan by key");
-        if (whole_call)
-        {
-          sweep_bench::check_cuda(cudaStreamSynchronize(stream), "cub sync");
-        }
-      }
+      sweep_bench::with_policy(which, stream, whole_call,
+                               [&](auto policy) { scan(policy, which == impl::sweep ? out_sweep : out_thrust); });
+      return;
     }
+    sweep_bench::run_cub(
+      [&](void* temp, std::size_t& temp_bytes) { return cub_scan(which, temp, temp_bytes, stream); }, cub_temp, stream,
+      whole_call, "cub::DeviceScan by key");
   }
 
   void check(const std::string& what)
