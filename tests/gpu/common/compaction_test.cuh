@@ -153,6 +153,29 @@ struct run_value
   }
 };
 
+//! 1-byte keys in runs of 1 to 15 items (each block of 16 items cut once at a hashed point): the
+//! inputs past 2^31 items, generated on the device.
+struct large_run_key
+{
+  std::uint64_t seed;
+  __host__ __device__ std::uint8_t operator()(std::uint64_t i) const
+  {
+    const std::uint64_t block = i / 16;
+    const std::uint64_t cut   = 1 + mix64(block ^ seed) % 15;
+    const std::uint64_t run   = 2 * block + (i % 16 >= cut ? 1 : 0);
+    return static_cast<std::uint8_t>(mix64(run ^ mix64(seed)));
+  }
+};
+
+//! A predicate on bool stencils and flags: the flag itself.
+struct is_true
+{
+  __host__ __device__ bool operator()(bool b) const
+  {
+    return b;
+  }
+};
+
 //! T from the low sizeof(T) bytes of `bits` (a NaN with a payload, a negative zero...).
 template <class T>
 __host__ __device__ T from_raw(std::uint64_t bits)

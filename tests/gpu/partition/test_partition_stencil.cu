@@ -46,14 +46,6 @@ struct third
   }
 };
 
-struct is_true
-{
-  __host__ __device__ bool operator()(bool b) const
-  {
-    return b;
-  }
-};
-
 } // namespace
 
 TEST_CASE("partition of doubles with a uint8 stencil matches thrust", "[partition][stencil]")

@@ -14,19 +14,6 @@ using namespace sweep_test;
 namespace
 {
 
-//! 1-byte keys in runs of 1 to 15 items (each block of 16 items cut once at a hashed point).
-struct large_run_key
-{
-  std::uint64_t seed;
-  __host__ __device__ std::uint8_t operator()(std::uint64_t i) const
-  {
-    const std::uint64_t block = i / 16;
-    const std::uint64_t cut   = 1 + mix64(block ^ seed) % 15;
-    const std::uint64_t run   = 2 * block + (i % 16 >= cut ? 1 : 0);
-    return static_cast<std::uint8_t>(mix64(run ^ mix64(seed)));
-  }
-};
-
 struct segment_of
 {
   std::uint64_t length;

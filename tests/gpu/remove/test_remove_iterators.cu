@@ -55,14 +55,6 @@ struct third
   }
 };
 
-struct is_true
-{
-  __host__ __device__ bool operator()(bool b) const
-  {
-    return b;
-  }
-};
-
 struct divide_by_5
 {
   __host__ __device__ std::int32_t operator()(std::int32_t i) const
