@@ -181,4 +181,18 @@ void check_partition_forms(const thrust::device_vector<T>& data, std::size_t n, 
   check_partition_in_place<false, T>(sweep::par, data.begin(), n, stencil, pred, what);
 }
 
+//! The four forms of the first n items of `data` for each n in `sizes`, with 0, 5, 50, 95 and 100% of
+//! the items selected (keep_percent).
+template <class T>
+void check_partition_shares(const thrust::device_vector<T>& data, const std::vector<std::size_t>& sizes, const char* name)
+{
+  for (std::size_t n : sizes)
+  {
+    for (unsigned pct : {0u, 5u, 50u, 95u, 100u})
+    {
+      check_partition_forms(data, n, no_stencil{}, keep_percent<T>{pct}, partition_label(name, n, pct));
+    }
+  }
+}
+
 } // namespace sweep_test

@@ -13,14 +13,7 @@ template <class T, class Gen>
 void partition_of(const char* name, Gen gen)
 {
   const auto sizes = compaction_sizes<T>();
-  const auto data  = items_of_runs<T>(run_ids(sizes.back(), run_shape::distinct, 0), gen);
-  for (std::size_t n : sizes)
-  {
-    for (unsigned pct : {0u, 5u, 50u, 95u, 100u})
-    {
-      check_partition_forms(data, n, no_stencil{}, keep_percent<T>{pct}, partition_label(name, n, pct));
-    }
-  }
+  check_partition_shares(items_of_runs<T>(run_ids(sizes.back(), run_shape::distinct, 0), gen), sizes, name);
 }
 
 template <class T>

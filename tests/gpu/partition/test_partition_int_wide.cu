@@ -12,14 +12,7 @@ namespace
 template <class T>
 void partition_of(const char* name, const std::vector<std::size_t>& sizes)
 {
-  const auto data = random_vector<T>(sizes.back(), test_seed() + 20);
-  for (std::size_t n : sizes)
-  {
-    for (unsigned pct : {0u, 5u, 50u, 95u, 100u})
-    {
-      check_partition_forms(data, n, no_stencil{}, keep_percent<T>{pct}, partition_label(name, n, pct));
-    }
-  }
+  check_partition_shares(random_vector<T>(sizes.back(), test_seed() + 20), sizes, name);
 }
 
 } // namespace
