@@ -522,4 +522,58 @@ void require_capture_refused(Call call, const std::string& what)
   REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
 }
 
+//! A compaction's copying and in-place forms on raw pointers at misaligned starts, on thrust::device
+//! and sweep::par: input `offset` items into `data` (at least 3 tiles of T and 64 items), output
+//! `out_offset` items into its buffer, n from 1 to past 3 tiles. The same count, bitwise the same items,
+//! nothing written after the returned end (copy) or outside the range (in place).
+//! copy(policy, first, last, out) and in_place(policy, first, last) make the calls and return their ends.
+template <class T, class Copy, class InPlace>
+void check_misaligned(const thrust::device_vector<T>& data,
+                      const std::string& name,
+                      const std::string& copy_name,
+                      const std::string& in_place_name,
+                      Copy copy,
+                      InPlace in_place)
+{
+  const std::size_t tile = copy_if_tile<T>();
+  for (std::size_t offset : {1u, 3u, 7u, 15u})
+  {
+    for (std::size_t out_offset : {0u, 1u, 5u})
+    {
+      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - offset, 3 * tile - 9})
+      {
+        const std::string what =
+          name + " in+" + std::to_string(offset) + " out+" + std::to_string(out_offset) + ", n=" + std::to_string(n);
+        INFO(what << ", seed = " << test_seed());
+        REQUIRE(offset + n <= data.size());
+        const T* first = thrust::raw_pointer_cast(data.data()) + offset;
+        thrust::device_vector<T> expected(n + out_offset + 4), actual(n + out_offset + 4);
+        poison(expected);
+        poison(actual);
+        T* e_out            = thrust::raw_pointer_cast(expected.data()) + out_offset;
+        T* a_out            = thrust::raw_pointer_cast(actual.data()) + out_offset;
+        const T* e_end      = copy(thrust::device, first, first + n, e_out);
+        const T* a_end      = copy(sweep::par, first, first + n, a_out);
+        const std::size_t c = static_cast<std::size_t>(e_end - e_out);
+        REQUIRE(static_cast<std::size_t>(a_end - a_out) == c);
+        require_bitwise_equal(expected, actual, out_offset + c, copy_name + " " + what);
+        require_poison_intact(actual, out_offset + c, copy_name + " " + what);
+
+        // In place at the same misalignment; nothing after the range changes.
+        thrust::device_vector<T> e_copy(data), a_copy(data);
+        T* e_first             = thrust::raw_pointer_cast(e_copy.data()) + offset;
+        T* a_first             = thrust::raw_pointer_cast(a_copy.data()) + offset;
+        const T* e_last        = in_place(thrust::device, e_first, e_first + n);
+        const T* a_last        = in_place(sweep::par, a_first, a_first + n);
+        const std::size_t kept = static_cast<std::size_t>(e_last - e_first);
+        REQUIRE(static_cast<std::size_t>(a_last - a_first) == kept);
+        require_bitwise_equal(e_copy, a_copy, offset + kept, in_place_name + " " + what);
+        const thrust::host_vector<T> before(data.begin() + static_cast<std::ptrdiff_t>(offset + n), data.end());
+        const thrust::host_vector<T> after(a_copy.begin() + static_cast<std::ptrdiff_t>(offset + n), a_copy.end());
+        require_bitwise_equal(before, after, before.size(), in_place_name + ", after the range " + what);
+      }
+    }
+  }
+}
+
 } // namespace sweep_test

@@ -45,6 +45,15 @@ std::size_t copy_if_tile()
   return sweep::detail::copy_if_impl::tile_dims_for<T>(tuned_arch()).tile_items;
 }
 
+//! The sizes of the iterator tests of copy_if and the algorithms on its kernel: around the float tile
+//! of the kernel this binary runs, to past 37 tiles and 10^6 (a function: test listing must not touch
+//! the GPU).
+inline std::vector<std::size_t> iterator_sizes_of_copy_if()
+{
+  const std::size_t tile = copy_if_tile<float>();
+  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
+}
+
 //! Keeps about pct% of the values, decided by a hash of the value's bytes (any trivially copyable T).
 template <class T>
 struct keep_percent

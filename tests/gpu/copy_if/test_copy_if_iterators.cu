@@ -20,14 +20,6 @@ using namespace sweep_test;
 namespace
 {
 
-//! Sizes around the float tile of the kernel this binary runs (a function: test listing must not
-//! touch the GPU).
-std::vector<std::size_t> iterator_sizes()
-{
-  const std::size_t float_tile = sweep_test::copy_if_tile<float>();
-  return {0, 1, 33, float_tile - 1, float_tile + 1, 37 * float_tile + 11, 1000003};
-}
-
 struct positive
 {
   __host__ __device__ bool operator()(float x) const
@@ -72,7 +64,7 @@ struct below
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data = sweep_test::random_vector<float>(n, sweep_test::test_seed() + n);
     check_against_thrust<float>(policy, data.begin(), n, positive{}, label(name, n, 50));
@@ -90,7 +82,7 @@ TEST_CASE("copy_if works with every sweep policy form", "[copy_if][policy]")
 
 TEST_CASE("copy_if works on raw pointers and device_vector iterators", "[copy_if][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data = sweep_test::random_vector<float>(n, sweep_test::test_seed() + 3);
     const float* raw = thrust::raw_pointer_cast(data.data());
@@ -113,7 +105,7 @@ TEST_CASE("copy_if works on raw pointers and device_vector iterators", "[copy_if
 
 TEST_CASE("copy_if works on counting, transform and permutation iterators", "[copy_if][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     thrust::counting_iterator<int> count(-static_cast<int>(n / 3));
     check_against_thrust<int>(sweep::par, count, n, keep_percent<int>{50}, label("counting_iterator", n, 50));
@@ -135,7 +127,7 @@ TEST_CASE("copy_if works on counting, transform and permutation iterators", "[co
 
 TEST_CASE("copy_if works on zip iterators in and out", "[copy_if][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys   = sweep_test::random_vector<int>(n, sweep_test::test_seed() + 6);
     const auto values = sweep_test::random_vector<float>(n, sweep_test::test_seed() + 7);
@@ -161,7 +153,7 @@ TEST_CASE("copy_if works on zip iterators in and out", "[copy_if][iterators]")
 
 TEST_CASE("copy_if with a stencil of another type, and remove_copy_if (both forms)", "[copy_if][stencil]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data    = sweep_test::random_vector<double>(n, sweep_test::test_seed() + 8);
     const auto stencil = sweep_test::random_vector<std::uint8_t>(n, sweep_test::test_seed() + 9);
@@ -202,7 +194,7 @@ TEST_CASE("copy_if with a stencil of another type, and remove_copy_if (both form
 
 TEST_CASE("copy_if into a discard_iterator returns the count", "[copy_if][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data    = sweep_test::random_vector<float>(n, sweep_test::test_seed() + 10);
     const auto stencil = sweep_test::random_vector<std::uint8_t>(n, sweep_test::test_seed() + 11);

@@ -15,12 +15,6 @@ using namespace sweep_test;
 namespace
 {
 
-std::vector<std::size_t> iterator_sizes()
-{
-  const std::size_t tile = copy_if_tile<float>();
-  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
-}
-
 struct square_minus_one
 {
   __host__ __device__ float operator()(float x) const
@@ -53,7 +47,7 @@ struct int_part_selected
 
 TEST_CASE("partition of counting and transform iterators matches thrust", "[partition][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     for (unsigned pct : {0u, 50u, 100u})
     {
@@ -72,7 +66,7 @@ TEST_CASE("partition of counting and transform iterators matches thrust", "[part
 
 TEST_CASE("partition copies of a zip of (int, float) match thrust", "[partition][iterators][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto ints   = random_vector<std::int32_t>(n, test_seed() + 33);
     const auto floats = items_of_runs<float>(run_ids(n, run_shape::distinct, 0), float_run_value<float>{test_seed() + 34});
@@ -118,7 +112,7 @@ TEST_CASE("partition copies of a zip of (int, float) match thrust", "[partition]
 
 TEST_CASE("stable_partition and partition of a zip range in place match thrust", "[partition][iterators][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     for (unsigned pct : {5u, 50u, 95u})
     {
@@ -163,7 +157,7 @@ TEST_CASE("stable_partition and partition of a zip range in place match thrust",
 
 TEST_CASE("partition copies with one side discarded return both ends", "[partition][iterators][discard]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data = random_vector<std::uint32_t>(n, test_seed() + 37);
     const auto np   = static_cast<std::ptrdiff_t>(n);
@@ -204,7 +198,7 @@ TEST_CASE("partition copies with one side discarded return both ends", "[partiti
 
 TEST_CASE("stable_partition_copy into sides of other value types than the input", "[partition][iterators][types]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data = random_vector<std::int16_t>(n, test_seed() + 38);
     const auto np   = static_cast<std::ptrdiff_t>(n);

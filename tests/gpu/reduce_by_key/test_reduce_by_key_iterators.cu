@@ -17,12 +17,6 @@ using namespace sweep_test;
 namespace
 {
 
-std::vector<std::size_t> iterator_sizes()
-{
-  const std::size_t tile = copy_if_tile<float>();
-  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
-}
-
 struct divide_by_7
 {
   __host__ __device__ std::int64_t operator()(std::int64_t i) const
@@ -61,7 +55,7 @@ thrust::device_vector<std::int32_t> short_run_keys(std::size_t n, std::uint64_t 
 TEST_CASE("reduce_by_key of counting and transform keys with constant, counting and stored values",
           "[reduce_by_key][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const thrust::counting_iterator<std::int64_t> count(-static_cast<std::int64_t>(n / 3));
     const auto sevens = thrust::make_transform_iterator(count, divide_by_7{});
@@ -80,7 +74,7 @@ TEST_CASE("reduce_by_key of counting and transform keys with constant, counting 
 
 TEST_CASE("reduce_by_key of zip keys and zip values into zip outputs", "[reduce_by_key][iterators][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     // Zip keys (int, uint8): both parts in runs, the runs of each part cutting the other's.
     const auto k0 = short_run_keys(n, 92);
@@ -129,7 +123,7 @@ TEST_CASE("reduce_by_key of zip keys and zip values into zip outputs", "[reduce_
 TEST_CASE("reduce_by_key with the keys discarded, a transform_output_iterator for the values, both discarded",
           "[reduce_by_key][iterators][discard]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys   = short_run_keys(n, 96);
     const auto values = random_vector<std::int32_t>(n, test_seed() + 97);

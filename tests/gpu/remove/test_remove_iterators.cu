@@ -18,12 +18,6 @@ using namespace sweep_test;
 namespace
 {
 
-std::vector<std::size_t> iterator_sizes()
-{
-  const std::size_t tile = copy_if_tile<float>();
-  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
-}
-
 template <class T, class S, class Gen>
 void remove_with_stencil(const char* name, Gen stencil_gen)
 {
@@ -96,7 +90,7 @@ TEST_CASE("remove_if of uint8 items with a float stencil (NaN, signed zeros) mat
 TEST_CASE("remove_if with a transform-iterator stencil matches thrust", "[remove][stencil][iterators]")
 {
   const auto stencil = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), third{});
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto data = random_vector<s12>(n, test_seed() + 60);
     check_remove_if<s12>(sweep::par, data.begin(), n, stencil, is_true{}, "s12 items, transform stencil, n=" + std::to_string(n));
@@ -106,7 +100,7 @@ TEST_CASE("remove_if with a transform-iterator stencil matches thrust", "[remove
 TEST_CASE("remove_copy of counting, transform and constant inputs, into a wider type and a discard_iterator",
           "[remove][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const thrust::counting_iterator<std::int32_t> count(-static_cast<std::int32_t>(n / 3));
     check_remove_copy<std::int32_t>(sweep::par, count, n, 0, "counting_iterator, n=" + std::to_string(n));
@@ -129,7 +123,7 @@ TEST_CASE("remove_copy of counting, transform and constant inputs, into a wider 
 
 TEST_CASE("remove_if over a zip range in place and remove_copy of a zip into a zip", "[remove][iterators][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto ints   = random_vector<std::int32_t>(n, test_seed() + 62);
     const auto floats = items_of_runs<float>(run_ids(n, run_shape::distinct, 0), float_run_value<float>{test_seed() + 63});
@@ -185,42 +179,10 @@ void misaligned(const char* name)
   const std::size_t tile = copy_if_tile<T>();
   const T value          = static_cast<T>(3);
   const auto data        = generated_vector<T>(3 * tile + 64, value_share<T>{test_seed() + 64, 50, value});
-  for (std::size_t offset : {1u, 3u, 7u, 15u})
-  {
-    for (std::size_t out_offset : {0u, 1u, 5u})
-    {
-      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - offset, 3 * tile - 9})
-      {
-        const std::string what = std::string(name) + " in+" + std::to_string(offset) + " out+"
-                               + std::to_string(out_offset) + ", n=" + std::to_string(n);
-        INFO(what << ", seed = " << test_seed());
-        const T* first = thrust::raw_pointer_cast(data.data()) + offset;
-        thrust::device_vector<T> expected(n + out_offset + 4), actual(n + out_offset + 4);
-        poison(expected);
-        poison(actual);
-        T* e_out            = thrust::raw_pointer_cast(expected.data()) + out_offset;
-        T* a_out            = thrust::raw_pointer_cast(actual.data()) + out_offset;
-        const T* e_end      = thrust::remove_copy(thrust::device, first, first + n, e_out, value);
-        const T* a_end      = thrust::remove_copy(sweep::par, first, first + n, a_out, value);
-        const std::size_t c = static_cast<std::size_t>(e_end - e_out);
-        REQUIRE(static_cast<std::size_t>(a_end - a_out) == c);
-        require_bitwise_equal(expected, actual, out_offset + c, "remove_copy " + what);
-        require_poison_intact(actual, out_offset + c, "remove_copy " + what);
-
-        thrust::device_vector<T> e_copy(data), a_copy(data);
-        T* e_first = thrust::raw_pointer_cast(e_copy.data()) + offset;
-        T* a_first = thrust::raw_pointer_cast(a_copy.data()) + offset;
-        T* e_last  = thrust::remove(thrust::device, e_first, e_first + n, value);
-        T* a_last  = thrust::remove(sweep::par, a_first, a_first + n, value);
-        const std::size_t kept = static_cast<std::size_t>(e_last - e_first);
-        REQUIRE(static_cast<std::size_t>(a_last - a_first) == kept);
-        require_bitwise_equal(e_copy, a_copy, offset + kept, "remove (in place) " + what);
-        const thrust::host_vector<T> before(data.begin() + static_cast<std::ptrdiff_t>(offset + n), data.end());
-        const thrust::host_vector<T> after(a_copy.begin() + static_cast<std::ptrdiff_t>(offset + n), a_copy.end());
-        require_bitwise_equal(before, after, before.size(), "remove (in place), after the range " + what);
-      }
-    }
-  }
+  check_misaligned(
+    data, name, "remove_copy", "remove (in place)",
+    [value](auto policy, const T* first, const T* last, T* out) { return thrust::remove_copy(policy, first, last, out, value); },
+    [value](auto policy, T* first, T* last) { return thrust::remove(policy, first, last, value); });
 }
 
 } // namespace

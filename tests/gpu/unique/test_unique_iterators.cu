@@ -18,14 +18,6 @@ using namespace sweep_test;
 namespace
 {
 
-//! Sizes around the float tile of the kernels this binary runs (a function: test listing must not
-//! touch the GPU).
-std::vector<std::size_t> iterator_sizes()
-{
-  const std::size_t tile = copy_if_tile<float>();
-  return {0, 1, 33, tile - 1, tile + 1, 37 * tile + 11, 1000003};
-}
-
 struct divide_by_7
 {
   __host__ __device__ std::int32_t operator()(std::int32_t i) const
@@ -51,7 +43,7 @@ thrust::device_vector<float> zip_floats(std::size_t n)
 
 TEST_CASE("unique of counting, transform, constant and reverse iterators matches thrust", "[unique][iterators]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const thrust::counting_iterator<std::int32_t> count(-static_cast<std::int32_t>(n / 3));
     check_unique_copy<std::int32_t>(sweep::par, count, n, unique_label("counting_iterator", run_shape::distinct, n));
@@ -75,7 +67,7 @@ TEST_CASE("unique of counting, transform, constant and reverse iterators matches
 
 TEST_CASE("unique_copy of a zip of (int, float) into a zip matches thrust", "[unique][iterators][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys   = zip_keys(n);
     const auto floats = zip_floats(n);
@@ -104,7 +96,7 @@ TEST_CASE("unique_copy of a zip of (int, float) into a zip matches thrust", "[un
 
 TEST_CASE("unique_copy into a discard_iterator returns the count", "[unique][iterators][discard]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys = zip_keys(n);
     const thrust::discard_iterator<> out;
@@ -118,7 +110,7 @@ TEST_CASE("unique_copy into a discard_iterator returns the count", "[unique][ite
 
 TEST_CASE("unique_by_key_copy with discarded values, discarded keys, counting values", "[unique][iterators][by_key]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys   = zip_keys(n);
     const auto values = random_vector<double>(n, test_seed() + 12);
@@ -165,7 +157,7 @@ TEST_CASE("unique_by_key_copy with discarded values, discarded keys, counting va
 
 TEST_CASE("unique_by_key in place with zip values of (int, float)", "[unique][iterators][by_key][zip]")
 {
-  for (std::size_t n : iterator_sizes())
+  for (std::size_t n : iterator_sizes_of_copy_if())
   {
     const auto keys   = zip_keys(n);
     const auto ints   = random_vector<std::int32_t>(n, test_seed() + 13);
@@ -202,44 +194,10 @@ void misaligned(const char* name, Gen gen)
 {
   const std::size_t tile = copy_if_tile<T>();
   const auto data = items_of_runs<T>(run_ids(3 * tile + 64, run_shape::short_runs, test_seed() + 14), gen);
-  for (std::size_t offset : {1u, 3u, 7u, 15u})
-  {
-    for (std::size_t out_offset : {0u, 1u, 5u})
-    {
-      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - offset, 3 * tile - 9})
-      {
-        const std::string what = std::string(name) + " in+" + std::to_string(offset) + " out+"
-                               + std::to_string(out_offset) + ", n=" + std::to_string(n);
-        const T* first = thrust::raw_pointer_cast(data.data()) + offset;
-        thrust::device_vector<T> expected(n + out_offset + 4), actual(n + out_offset + 4);
-        poison(expected);
-        poison(actual);
-        T* e_out         = thrust::raw_pointer_cast(expected.data()) + out_offset;
-        T* a_out         = thrust::raw_pointer_cast(actual.data()) + out_offset;
-        const T* e_end   = thrust::unique_copy(thrust::device, first, first + n, e_out);
-        const T* a_end   = thrust::unique_copy(sweep::par, first, first + n, a_out);
-        const std::size_t c = static_cast<std::size_t>(e_end - e_out);
-        INFO(what << ", seed = " << test_seed());
-        REQUIRE(static_cast<std::size_t>(a_end - a_out) == c);
-        require_bitwise_equal(expected, actual, out_offset + c, "unique_copy " + what);
-        require_poison_intact(actual, out_offset + c, "unique_copy " + what);
-
-        // In place on a raw pointer at the same misalignment.
-        thrust::device_vector<T> e_copy(data), a_copy(data);
-        T* e_first        = thrust::raw_pointer_cast(e_copy.data()) + offset;
-        T* a_first        = thrust::raw_pointer_cast(a_copy.data()) + offset;
-        const T* e_last   = thrust::unique(thrust::device, e_first, e_first + n);
-        const T* a_last   = thrust::unique(sweep::par, a_first, a_first + n);
-        const std::size_t kept = static_cast<std::size_t>(e_last - e_first);
-        REQUIRE(static_cast<std::size_t>(a_last - a_first) == kept);
-        require_bitwise_equal(e_copy, a_copy, offset + kept, "unique (in place) " + what);
-        // Nothing outside [first, first + n) changed.
-        const thrust::host_vector<T> before(data.begin() + static_cast<std::ptrdiff_t>(offset + n), data.end());
-        const thrust::host_vector<T> after(a_copy.begin() + static_cast<std::ptrdiff_t>(offset + n), a_copy.end());
-        require_bitwise_equal(before, after, before.size(), "unique (in place), after the range " + what);
-      }
-    }
-  }
+  check_misaligned(
+    data, name, "unique_copy", "unique (in place)",
+    [](auto policy, const T* first, const T* last, T* out) { return thrust::unique_copy(policy, first, last, out); },
+    [](auto policy, T* first, T* last) { return thrust::unique(policy, first, last); });
 }
 
 } // namespace
