@@ -307,6 +307,22 @@ std::size_t run_cub_counted(Launch&& launch,
   return static_cast<std::size_t>(host_count);
 }
 
+//! One call of a workload that returns nothing: sweep's or Thrust's form (`call(policy)`, with_policy's
+//! policy) or CUB's (`cub(temp, temp_bytes)`, run_cub), as `which` says.
+template <class Call, class Cub>
+void run_uncounted(impl which, cudaStream_t stream, bool whole_call, Call&& call, Cub&& cub,
+                   thrust::device_vector<unsigned char>& temp, const char* what)
+{
+  if (is_cub(which))
+  {
+    run_cub(cub, temp, stream, whole_call, what);
+  }
+  else
+  {
+    with_policy(which, stream, whole_call, call);
+  }
+}
+
 //! What shared_workload keeps.
 struct workload_base
 {

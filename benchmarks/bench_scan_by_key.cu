@@ -88,15 +88,9 @@ struct workload : sweep_bench::workload_base
 
   void run(impl which, cudaStream_t stream, bool whole_call)
   {
-    if (!sweep_bench::is_cub(which))
-    {
-      sweep_bench::with_policy(which, stream, whole_call,
-                               [&](auto policy) { scan(policy, which == impl::sweep ? out_sweep : out_thrust); });
-      return;
-    }
-    sweep_bench::run_cub(
-      [&](void* temp, std::size_t& temp_bytes) { return cub_scan(which, temp, temp_bytes, stream); }, cub_temp, stream,
-      whole_call, "cub::DeviceScan by key");
+    sweep_bench::run_uncounted(
+      which, stream, whole_call, [&](auto policy) { scan(policy, which == impl::sweep ? out_sweep : out_thrust); },
+      [&](void* temp, std::size_t& temp_bytes) { return cub_scan(which, temp, temp_bytes, stream); }, cub_temp, "cub::DeviceScan by key");
   }
 
   void check(const std::string& what)
