@@ -47,6 +47,17 @@ bool ranges_overlap(A a, B b, std::uint64_t n)
   }
 }
 
+//! Whether It is a pointer to a type that copies as bytes (an input scan_by_key_body may copy), and
+//! the bytes of that type (0 for other iterators).
+template <class It>
+inline constexpr bool pointee_copyable = false;
+template <class U>
+inline constexpr bool pointee_copyable<U*> = std::is_trivially_copyable<std::remove_cv_t<U>>::value;
+template <class It>
+inline constexpr std::size_t pointee_bytes = 0;
+template <class U>
+inline constexpr std::size_t pointee_bytes<U*> = sizeof(U);
+
 //! The shared body of the scans by key: n = last - first keys, the values at `values`, results at
 //! `result`, accumulator T. Exclusive: from `init` at each segment's head. Types sweep's kernel does
 //! not take, and keys that overlap the output and cannot be copied as bytes, run `fallback(policy)`
@@ -98,49 +109,59 @@ __host__ OutputIt scan_by_key_body(execution_policy<Derived>& policy,
     // the exclusive scan, over values (result == values_first) would be read by a later tile as
     // input. Such a call scans a copy of what the output overlaps (a device copy and a temporary:
     // twice the traffic of that input, on these calls only).
+    // Each input is checked on its own: a pointer to the keys under fancy values (or the reverse)
+    // written over by the output is read across tiles all the same.
     using raw_keys   = std::remove_cv_t<decltype(keys)>;
     using raw_values = std::remove_cv_t<decltype(values)>;
-    if constexpr (std::is_pointer<raw_keys>::value && std::is_pointer<raw_values>::value)
+    bool copy_keys   = false;
+    bool copy_values = false;
+    if constexpr (std::is_pointer<raw_keys>::value)
     {
-      const bool copy_keys   = ranges_overlap(keys, out, n);
-      const bool copy_values = Exclusive && ranges_overlap(values, out, n);
-      if (copy_keys || copy_values)
+      copy_keys = ranges_overlap(keys, out, n);
+    }
+    if constexpr (Exclusive && std::is_pointer<raw_values>::value)
+    {
+      copy_values = ranges_overlap(values, out, n);
+    }
+    if (copy_keys || copy_values)
+    {
+      if ((copy_keys && !pointee_copyable<raw_keys>) || (copy_values && !pointee_copyable<raw_values>))
       {
-        using key_t   = std::remove_cv_t<std::remove_pointer_t<raw_keys>>;
-        using value_t = std::remove_cv_t<std::remove_pointer_t<raw_values>>;
-        if constexpr (std::is_trivially_copyable<key_t>::value && std::is_trivially_copyable<value_t>::value)
+        return fallback(policy);
+      }
+      throw_on_pending_error("sweep: scan by key: an earlier CUDA call left this error");
+      const temp_layout<2> layout{copy_keys ? n * pointee_bytes<raw_keys> : 0, copy_values ? n * pointee_bytes<raw_values> : 0};
+      temp_storage<execution_policy<Derived>, 2> copy(policy, layout);
+      const cudaStream_t stream = stream_of(policy);
+      raw_keys scanned_keys     = keys;
+      raw_values scanned_values = values;
+      if constexpr (pointee_copyable<raw_keys>)
+      {
+        if (copy_keys)
         {
-          throw_on_pending_error("sweep: scan by key: an earlier CUDA call left this error");
-          const temp_layout<2> layout{copy_keys ? n * sizeof(key_t) : 0, copy_values ? n * sizeof(value_t) : 0};
-          temp_storage<execution_policy<Derived>, 2> copy(policy, layout);
-          const cudaStream_t stream  = stream_of(policy);
-          raw_keys scanned_keys      = keys;
-          raw_values scanned_values  = values;
-          if (copy_keys)
-          {
-            key_t* const copied = copy.template part<key_t>(0);
-            throw_on_error(cudaMemcpyAsync(copied, keys, n * sizeof(key_t), cudaMemcpyDeviceToDevice, stream),
-                           "sweep: scan by key: copying the keys the output overlaps");
-            scanned_keys = copied;
-          }
-          if (copy_values)
-          {
-            value_t* const copied = copy.template part<value_t>(1);
-            throw_on_error(cudaMemcpyAsync(copied, values, n * sizeof(value_t), cudaMemcpyDeviceToDevice, stream),
-                           "sweep: scan by key: copying the values the output overlaps");
-            scanned_values = copied;
-          }
-          // The copies are freed when this scope ends, after the scan's kernel is enqueued behind
-          // them (stream-ordered, as every temporary of sweep's calls).
-          const drain_stream_on_throw drain{stream};
-          run(scanned_keys, scanned_values);
-          return result + static_cast<difference>(distance);
-        }
-        else
-        {
-          return fallback(policy);
+          using key_t         = std::remove_cv_t<std::remove_pointer_t<raw_keys>>;
+          key_t* const copied = copy.template part<key_t>(0);
+          throw_on_error(cudaMemcpyAsync(copied, keys, n * sizeof(key_t), cudaMemcpyDeviceToDevice, stream),
+                         "sweep: scan by key: copying the keys the output overlaps");
+          scanned_keys = copied;
         }
       }
+      if constexpr (pointee_copyable<raw_values>)
+      {
+        if (copy_values)
+        {
+          using value_t         = std::remove_cv_t<std::remove_pointer_t<raw_values>>;
+          value_t* const copied = copy.template part<value_t>(1);
+          throw_on_error(cudaMemcpyAsync(copied, values, n * sizeof(value_t), cudaMemcpyDeviceToDevice, stream),
+                         "sweep: scan by key: copying the values the output overlaps");
+          scanned_values = copied;
+        }
+      }
+      // The copies are freed when this scope ends, after the scan's kernel is enqueued behind them
+      // (stream-ordered, as every temporary of sweep's calls).
+      const drain_stream_on_throw drain{stream};
+      run(scanned_keys, scanned_values);
+      return result + static_cast<difference>(distance);
     }
     run(keys, values);
     return result + static_cast<difference>(distance);

@@ -242,6 +242,57 @@ TEST_CASE("scan by key in place: over the values, and over the keys", "[scan][by
   }
 }
 
+TEST_CASE("scan by key in place where only the overwritten input is a pointer: keys under constant values, "
+          "values under transformed keys",
+          "[scan][by_key][in_place][iterators]")
+{
+  const std::size_t tile = by_key_tile<std::uint32_t>();
+  const auto ones        = thrust::constant_iterator<std::uint32_t>(1);
+  const auto fancy_keys  = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                           [] __host__ __device__(std::uint32_t i) { return i / 3; });
+  for (std::size_t n : {std::size_t(1), tile - 1, tile + 1, 37 * tile + 5})
+  {
+    const auto keys   = run_keys(n, 8);
+    const auto values = random_vector<std::uint32_t>(n, test_seed() + 17);
+    thrust::device_vector<std::uint32_t> expected(n);
+    for (int exclusive = 0; exclusive < 2; ++exclusive)
+    {
+      const std::string what = scan_label(exclusive ? "exclusive in place" : "inclusive in place", n);
+      // Over pointer keys, with values from a constant iterator (result == keys_first): every tile
+      // boundary's head must be read from the keys as they were.
+      if (exclusive)
+      {
+        thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), ones, expected.begin(), 5u);
+      }
+      else
+      {
+        thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), ones, expected.begin());
+      }
+      thrust::device_vector<std::uint32_t> k = keys;
+      const auto k_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, k.begin(), k.end(), ones, k.begin(), 5u)
+                                   : thrust::inclusive_scan_by_key(sweep::par, k.begin(), k.end(), ones, k.begin());
+      REQUIRE(k_end == k.end());
+      require_bitwise_equal(expected, k, n, what + ", over pointer keys, constant values");
+      // Over pointer values, with keys from a transform iterator (result == values_first): the
+      // exclusive scan reads the value before each tile's first item.
+      const auto kl = fancy_keys + static_cast<std::ptrdiff_t>(n);
+      if (exclusive)
+      {
+        thrust::exclusive_scan_by_key(thrust::device, fancy_keys, kl, values.begin(), expected.begin(), 5u);
+      }
+      else
+      {
+        thrust::inclusive_scan_by_key(thrust::device, fancy_keys, kl, values.begin(), expected.begin());
+      }
+      thrust::device_vector<std::uint32_t> v = values;
+      const auto v_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, fancy_keys, kl, v.begin(), v.begin(), 5u)
+                                   : thrust::inclusive_scan_by_key(sweep::par, fancy_keys, kl, v.begin(), v.begin());
+      REQUIRE(v_end == v.end());
+      require_bitwise_equal(expected, v, n, what + ", over pointer values, transformed keys");
+    }
+  }
+}
+
 TEST_CASE("scan by key from fancy iterators and into a discard iterator", "[scan][by_key][iterators]")
 {
   const std::size_t tile = by_key_tile<std::uint32_t>();
