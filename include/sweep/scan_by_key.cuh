@@ -133,28 +133,27 @@ __host__ OutputIt scan_by_key_body(execution_policy<Derived>& policy,
       const temp_layout<2> layout{copy_keys ? n * pointee_bytes<raw_keys> : 0, copy_values ? n * pointee_bytes<raw_values> : 0};
       temp_storage<execution_policy<Derived>, 2> copy(policy, layout);
       const cudaStream_t stream = stream_of(policy);
+      // Part `part` of the temporary: a device copy of the n items at `input`.
+      const auto copy_of = [&](auto input, int part, const char* what) {
+        using item_t         = std::remove_cv_t<std::remove_pointer_t<decltype(input)>>;
+        item_t* const copied = copy.template part<item_t>(part);
+        throw_on_error(cudaMemcpyAsync(copied, input, n * sizeof(item_t), cudaMemcpyDeviceToDevice, stream), what);
+        return copied;
+      };
       raw_keys scanned_keys     = keys;
       raw_values scanned_values = values;
       if constexpr (pointee_copyable<raw_keys>)
       {
         if (copy_keys)
         {
-          using key_t         = std::remove_cv_t<std::remove_pointer_t<raw_keys>>;
-          key_t* const copied = copy.template part<key_t>(0);
-          throw_on_error(cudaMemcpyAsync(copied, keys, n * sizeof(key_t), cudaMemcpyDeviceToDevice, stream),
-                         "sweep: scan by key: copying the keys the output overlaps");
-          scanned_keys = copied;
+          scanned_keys = copy_of(keys, 0, "sweep: scan by key: copying the keys the output overlaps");
         }
       }
       if constexpr (pointee_copyable<raw_values>)
       {
         if (copy_values)
         {
-          using value_t         = std::remove_cv_t<std::remove_pointer_t<raw_values>>;
-          value_t* const copied = copy.template part<value_t>(1);
-          throw_on_error(cudaMemcpyAsync(copied, values, n * sizeof(value_t), cudaMemcpyDeviceToDevice, stream),
-                         "sweep: scan by key: copying the values the output overlaps");
-          scanned_values = copied;
+          scanned_values = copy_of(values, 1, "sweep: scan by key: copying the values the output overlaps");
         }
       }
       // The copies are freed when this scope ends, after the scan's kernel is enqueued behind them
