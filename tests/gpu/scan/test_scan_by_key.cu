@@ -207,6 +207,19 @@ TEST_CASE("scan by key under a non-commutative operator keeps the order (affine 
   }, "affine exclusive init (3, 7)");
 }
 
+namespace
+{
+//! The exclusive scan by key from `init` where `exclusive`, else the inclusive one (plus, equal_to),
+//! under `policy`: the call forms of the in-place tests.
+template <class Policy, class KeysIt, class ValuesIt, class OutputIt>
+OutputIt scan_by_key_form(
+  Policy policy, bool exclusive, KeysIt keys_first, KeysIt keys_last, ValuesIt values_first, OutputIt result, std::uint32_t init)
+{
+  return exclusive ? thrust::exclusive_scan_by_key(policy, keys_first, keys_last, values_first, result, init)
+                   : thrust::inclusive_scan_by_key(policy, keys_first, keys_last, values_first, result);
+}
+} // namespace
+
 TEST_CASE("scan by key in place: over the values, and over the keys", "[scan][by_key][in_place]")
 {
   const std::size_t tile = by_key_tile<std::uint32_t>();
@@ -215,27 +228,18 @@ TEST_CASE("scan by key in place: over the values, and over the keys", "[scan][by
     const auto keys   = run_keys(n, 8);
     const auto values = random_vector<std::uint32_t>(n, test_seed() + 15);
     thrust::device_vector<std::uint32_t> expected(n);
-    for (int exclusive = 0; exclusive < 2; ++exclusive)
+    for (bool exclusive : {false, true})
     {
       const std::string what = scan_label(exclusive ? "exclusive in place" : "inclusive in place", n);
-      if (exclusive)
-      {
-        thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin(), 9u);
-      }
-      else
-      {
-        thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin());
-      }
+      scan_by_key_form(thrust::device, exclusive, keys.begin(), keys.end(), values.begin(), expected.begin(), 9u);
       // Over the values (result == values_first).
       thrust::device_vector<std::uint32_t> v = values;
-      const auto v_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, keys.begin(), keys.end(), v.begin(), v.begin(), 9u)
-                                   : thrust::inclusive_scan_by_key(sweep::par, keys.begin(), keys.end(), v.begin(), v.begin());
+      const auto v_end = scan_by_key_form(sweep::par, exclusive, keys.begin(), keys.end(), v.begin(), v.begin(), 9u);
       REQUIRE(v_end == v.end());
       require_bitwise_equal(expected, v, n, what + ", over the values");
       // Over the keys (result == keys_first): the scan must read the keys as they were.
       thrust::device_vector<std::uint32_t> k = keys;
-      const auto k_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, k.begin(), k.end(), values.begin(), k.begin(), 9u)
-                                   : thrust::inclusive_scan_by_key(sweep::par, k.begin(), k.end(), values.begin(), k.begin());
+      const auto k_end = scan_by_key_form(sweep::par, exclusive, k.begin(), k.end(), values.begin(), k.begin(), 9u);
       REQUIRE(k_end == k.end());
       require_bitwise_equal(expected, k, n, what + ", over the keys");
     }
@@ -254,39 +258,23 @@ TEST_CASE("scan by key in place where only the overwritten input is a pointer: k
   {
     const auto keys   = run_keys(n, 8);
     const auto values = random_vector<std::uint32_t>(n, test_seed() + 17);
+    const auto kl     = fancy_keys + static_cast<std::ptrdiff_t>(n);
     thrust::device_vector<std::uint32_t> expected(n);
-    for (int exclusive = 0; exclusive < 2; ++exclusive)
+    for (bool exclusive : {false, true})
     {
       const std::string what = scan_label(exclusive ? "exclusive in place" : "inclusive in place", n);
       // Over pointer keys, with values from a constant iterator (result == keys_first): every tile
       // boundary's head must be read from the keys as they were.
-      if (exclusive)
-      {
-        thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), ones, expected.begin(), 5u);
-      }
-      else
-      {
-        thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), ones, expected.begin());
-      }
+      scan_by_key_form(thrust::device, exclusive, keys.begin(), keys.end(), ones, expected.begin(), 5u);
       thrust::device_vector<std::uint32_t> k = keys;
-      const auto k_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, k.begin(), k.end(), ones, k.begin(), 5u)
-                                   : thrust::inclusive_scan_by_key(sweep::par, k.begin(), k.end(), ones, k.begin());
+      const auto k_end = scan_by_key_form(sweep::par, exclusive, k.begin(), k.end(), ones, k.begin(), 5u);
       REQUIRE(k_end == k.end());
       require_bitwise_equal(expected, k, n, what + ", over pointer keys, constant values");
       // Over pointer values, with keys from a transform iterator (result == values_first): the
       // exclusive scan reads the value before each tile's first item.
-      const auto kl = fancy_keys + static_cast<std::ptrdiff_t>(n);
-      if (exclusive)
-      {
-        thrust::exclusive_scan_by_key(thrust::device, fancy_keys, kl, values.begin(), expected.begin(), 5u);
-      }
-      else
-      {
-        thrust::inclusive_scan_by_key(thrust::device, fancy_keys, kl, values.begin(), expected.begin());
-      }
+      scan_by_key_form(thrust::device, exclusive, fancy_keys, kl, values.begin(), expected.begin(), 5u);
       thrust::device_vector<std::uint32_t> v = values;
-      const auto v_end = exclusive ? thrust::exclusive_scan_by_key(sweep::par, fancy_keys, kl, v.begin(), v.begin(), 5u)
-                                   : thrust::inclusive_scan_by_key(sweep::par, fancy_keys, kl, v.begin(), v.begin());
+      const auto v_end = scan_by_key_form(sweep::par, exclusive, fancy_keys, kl, v.begin(), v.begin(), 5u);
       REQUIRE(v_end == v.end());
       require_bitwise_equal(expected, v, n, what + ", over pointer values, transformed keys");
     }
