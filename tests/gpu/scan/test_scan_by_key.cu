@@ -416,3 +416,81 @@ TEST_CASE("par_nosync scans by key can be captured into a CUDA graph and relaunc
   REQUIRE(cudaGraphExecDestroy(exec) == cudaSuccess);
   REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
 }
+
+namespace
+{
+namespace sc = sweep::detail::scan_impl;
+
+//! sm_90's scan tuning with agent.cuh's generic agent over segment_items instead of segmented_agent
+//! (the flag word): the reference of the next test. (One struct for the host's and the device's
+//! passes; its by-key kernel fits every architecture sweep has.)
+struct generic_segments : sc::tuning_sm90
+{
+  static constexpr bool segment_items_generic = true;
+};
+
+//! One scan by key of n items through sweep's dispatcher under tuning Choice (exclusive: of the
+//! shifted items, from init), as scan_by_key.cuh makes it.
+template <class Choice, bool Exclusive, class V, class KeysIt, class ValuesIt, class Op>
+void by_key_under(KeysIt keys, ValuesIt values, thrust::device_vector<V>& out, std::size_t n, V init, Op op)
+{
+  using item = sc::segment_item<V>;
+  const sc::segment_input<V, KeysIt, ValuesIt, ::cuda::std::equal_to<>, Exclusive> input{
+    keys, values, {}, init, 0, sc::aligned16(keys) && sc::aligned16(values)};
+  V* const raw = thrust::raw_pointer_cast(out.data());
+  const sc::inclusive_by_key_output<V, V*> output{raw, 0, sc::aligned16(raw)};
+  auto policy = sweep::par;
+  sc::dispatch<item, sc::scan_mode<false, false>, Choice>(policy, input, static_cast<std::uint64_t>(n), output,
+                                                          sc::segmented_op<V, Op>{op}, item{}, "test");
+}
+
+//! segmented_agent against the generic agent on the same input: the same bits (the same association,
+//! operation for operation), nothing written past n.
+template <bool Exclusive, class V, class KeysIt, class ValuesIt, class Op>
+void require_generic_bits(KeysIt keys, ValuesIt values, std::size_t n, V init, Op op, const std::string& what)
+{
+  thrust::device_vector<V> generic(n + 4), flags(n + 4);
+  poison(generic);
+  poison(flags);
+  by_key_under<generic_segments, Exclusive>(keys, values, generic, n, init, op);
+  by_key_under<sc::tuned, Exclusive>(keys, values, flags, n, init, op);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  require_bitwise_equal(generic, flags, n, scan_label(what, n));
+  require_poison_intact(flags, n, scan_label(what, n));
+}
+} // namespace
+
+TEST_CASE("scans by key: the flag-word agent gives the generic agent's bits (floats, a non-commutative "
+          "operator, fancy keys, partial tiles, runs crossing tiles)",
+          "[scan][by_key][agent]")
+{
+  const std::size_t tile = by_key_tile<float>();
+  std::vector<std::size_t> sizes = edge_sizes(tile);
+  sizes.push_back(300 * tile + 7);
+  const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
+  const auto values      = random_vector<float>(most, test_seed() + 21);
+  const auto maps        = generated_vector<affine>(most, make_affine{test_seed()});
+  for (std::uint32_t mean : {0u, 1u, 8u, 100000u})
+  {
+    const auto keys       = run_keys(most, mean);
+    const std::uint32_t* k = thrust::raw_pointer_cast(keys.data());
+    const float* v         = thrust::raw_pointer_cast(values.data());
+    const affine* m        = thrust::raw_pointer_cast(maps.data());
+    const std::string runs = ", runs of " + std::to_string(mean);
+    for (std::size_t n : sizes)
+    {
+      require_generic_bits<false>(k, v, n, 0.0f, op_plus<>{}, "float inclusive" + runs);
+      require_generic_bits<true>(k, v, n, 0.5f, op_plus<>{}, "float exclusive from 0.5" + runs);
+      require_generic_bits<false>(k, m, n, affine{1, 0}, compose{}, "affine inclusive" + runs);
+      require_generic_bits<true>(k, m, n, affine{3, 7}, compose{}, "affine exclusive from (3, 7)" + runs);
+    }
+  }
+  // Keys that are not a pointer (items made one at a time, not by rows), values as floats.
+  const auto fancy_keys = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
+                                                          [] __host__ __device__(std::uint32_t i) { return i / 5; });
+  for (std::size_t n : {std::size_t(33), 7 * tile + 3})
+  {
+    require_generic_bits<false>(fancy_keys, thrust::raw_pointer_cast(values.data()), n, 0.0f, op_plus<>{},
+                                "float inclusive, keys i / 5 from a transform iterator");
+  }
+}

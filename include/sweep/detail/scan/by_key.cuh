@@ -166,13 +166,16 @@ struct segment_input
                                       && raw_movable<key_type> && raw_movable<value_type>;
   static constexpr bool row_access = true;
 
-  //! Items i .. i + Vec - 1 (a full row of a full tile; all 32 lanes of the warp call it together).
-  //! With vectors: the keys and the values as raw vectors, the key (and, shifted, the value) before
-  //! the lane's first from the lane below (lane 0: from memory).
+  //! Items i .. i + Vec - 1 (a full row of a full tile; all 32 lanes of the warp call it together):
+  //! their values in `out`, their head flags as bits 0 .. Vec - 1 of the result. With vectors: the
+  //! keys and the values as raw vectors, the key (and, shifted, the value) before the lane's first
+  //! from the lane below (lane 0: from memory).
   template <int Vec>
-  __device__ void load_row(std::int64_t row, segment_item<T> (&out)[Vec]) const
+  __device__ unsigned load_values_row(std::int64_t row, T (&out)[Vec]) const
   {
+    static_assert(Vec <= 32, "scan by key: a row's head flags are bits of one word");
     const std::int64_t i = index + row;
+    unsigned heads       = 0;
     if constexpr (vector_capable)
     {
       if (vector_rows)
@@ -200,22 +203,39 @@ struct segment_input
         {
           const bool head = u == 0 ? i == 0 || !static_cast<bool>(eq(key_before, k[0]))
                                    : !static_cast<bool>(eq(k[u > 0 ? u - 1 : 0], k[u]));
+          heads |= static_cast<unsigned>(head) << u;
           if constexpr (Shifted)
           {
-            out[u] = segment_item<T>{head ? init : static_cast<T>(u == 0 ? value_before : v[u > 0 ? u - 1 : 0]), head};
+            out[u] = head ? init : static_cast<T>(u == 0 ? value_before : v[u > 0 ? u - 1 : 0]);
           }
           else
           {
-            out[u] = segment_item<T>{static_cast<T>(v[u]), head};
+            out[u] = static_cast<T>(v[u]);
           }
         }
-        return;
+        return heads;
       }
     }
 #pragma unroll
     for (int u = 0; u < Vec; ++u)
     {
-      out[u] = item_at(i + u);
+      const segment_item<T> item = item_at(i + u);
+      out[u]                     = item.value;
+      heads |= static_cast<unsigned>(item.head) << u;
+    }
+    return heads;
+  }
+
+  //! Items i .. i + Vec - 1 as segment_items (load_values_row).
+  template <int Vec>
+  __device__ void load_row(std::int64_t row, segment_item<T> (&out)[Vec]) const
+  {
+    T v[Vec];
+    const unsigned heads = load_values_row<Vec>(row, v);
+#pragma unroll
+    for (int u = 0; u < Vec; ++u)
+    {
+      out[u] = segment_item<T>{v[u], ((heads >> u) & 1u) != 0};
     }
   }
 
@@ -259,19 +279,13 @@ struct inclusive_by_key_output
 
   //! Stores the values of items i .. i + Vec - 1 (a full row of a full tile).
   template <int Vec>
-  __device__ void store_row(std::int64_t row, const segment_item<T> (&in)[Vec]) const
+  __device__ void store_values_row(std::int64_t row, const T (&v)[Vec]) const
   {
     const std::int64_t i = index + row;
     if constexpr (vector_capable)
     {
       if (vector_rows)
       {
-        T v[Vec];
-#pragma unroll
-        for (int u = 0; u < Vec; ++u)
-        {
-          v[u] = in[u].value;
-        }
         store_contiguous(out + i, v);
         return;
       }
@@ -279,8 +293,21 @@ struct inclusive_by_key_output
 #pragma unroll
     for (int u = 0; u < Vec; ++u)
     {
-      out[i + u] = in[u].value;
+      out[i + u] = v[u];
     }
+  }
+
+  //! Stores the values of the segment_items of a row (store_values_row).
+  template <int Vec>
+  __device__ void store_row(std::int64_t row, const segment_item<T> (&in)[Vec]) const
+  {
+    T v[Vec];
+#pragma unroll
+    for (int u = 0; u < Vec; ++u)
+    {
+      v[u] = in[u].value;
+    }
+    store_values_row<Vec>(row, v);
   }
 
   struct reference

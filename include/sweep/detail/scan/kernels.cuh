@@ -8,6 +8,7 @@
 
 #include <sweep/detail/scan/agent.cuh>
 #include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/scan/segmented_agent.cuh>
 #include <sweep/detail/scan/tuning.hpp>
 #include <sweep/detail/util/arch.hpp>
 
@@ -36,7 +37,7 @@ __global__ void __launch_bounds__(
 {
   using tuning               = tuning_of<Choice, compiled_arch>;
   constexpr bool pipelined   = pipelined_kernel<T, tuning, InputIt, Schedule>;
-  using agent_t              = agent<T, tuning, Mode, InputIt, OutputIt, Op, pipelined>;
+  using agent_t              = agent_for<T, tuning, Mode, InputIt, OutputIt, Op, pipelined>;
   constexpr std::size_t slot_bytes = pipelined ? pipeline_dynamic_bytes_for<T, tuning, true, Schedule> : 0;
   static_assert(!pipelined || compiled_arch == 0 || compiled_arch >= 900,
                 "scan: the specialised schedule needs bulk copies (sm_90 and newer)");

@@ -59,6 +59,10 @@ struct tuning_sm90
   //! Scans by key ((value, head) items, by_key.cuh): 2 (64 registers). At 3 (40 registers) the
   //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
   static constexpr int blocks_per_sm_segmented = 2;
+  //! Scans by key (segmented_agent.cuh): warp 0 keeps its values in shared memory while it looks
+  //! back, so that the look-back's registers and the items' are not live together. Off: at 2 blocks
+  //! the kernel does not spill without it (ptxas: 64 registers, 0 bytes; 62 with it). Not measured.
+  static constexpr bool segmented_stash = false;
   //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
   //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
   //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
@@ -131,12 +135,23 @@ using tuning_for = std::conditional_t<
   tuning_sm75,
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
+//! Bytes of warp 0's values that a scan by key keeps in shared memory at most (segmented_stash): 32
+//! lanes of rows_segmented rows of 16 bytes of values (plan.hpp, segment_vec: 4 values of up to 4
+//! bytes, 2 of 8), or item_bytes where a lane holds rows of one item.
+template <class Tuning>
+constexpr std::size_t stash_bytes_at_most()
+{
+  return 32 * static_cast<std::size_t>(Tuning::rows_segmented * row_bytes > Tuning::item_bytes ? Tuning::rows_segmented * row_bytes
+                                                                                                : Tuning::item_bytes);
+}
+
 //! Static shared memory a block takes at most: the fold windows, one value a warp (the warps'
 //! totals, at most max_item_bytes each), the tile's prefix and the tile index, with padding.
 template <class Tuning>
 constexpr std::size_t block_shared_bytes()
 {
   return static_cast<std::size_t>(Tuning::fold_window_bytes)
+       + (Tuning::segmented_stash ? stash_bytes_at_most<Tuning>() : 0)
        + ((Tuning::block_threads > Tuning::block_threads_fold4 ? Tuning::block_threads : Tuning::block_threads_fold4) / 32 + 1)
            * max_item_bytes
        + 64;
