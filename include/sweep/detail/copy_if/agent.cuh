@@ -362,9 +362,11 @@ struct agent
     }
   }
 
-  //! Bit (j * vec + v) of the result: item v of row j exists and is selected.
+  //! Bit (j * vec + v) of the result: item v of row j exists and is selected. `slot`: the tile's
+  //! bytes in a slot (a full tile of the bulk or specialised schedule, before anything is staged in
+  //! it), or null.
   template <bool Full>
-  __device__ mask_type select_flags(std::uint64_t tile_base, const items_t& item) const
+  __device__ mask_type select_flags(std::uint64_t tile_base, const items_t& item, const unsigned char* slot = nullptr) const
   {
     // A mutable copy: Thrust accepts predicates whose operator() is not const.
     Pred pred = p.pred;
@@ -372,9 +374,11 @@ struct agent
     if constexpr (adjacent)
     {
       // Unique: the item before item v of row j is item v - 1 of the row, and before the row's first
-      // the last item of the thread before: the lane below's (a shuffle), or for lane 0 the input's
-      // item before (a load; in place, a tile before may have written it, but only where it keeps
-      // every item before it, so with the same value). The first item of the input is selected.
+      // the last item of the thread before: the lane below's (a shuffle), or for lane 0 the item
+      // before in the slot where the tile is in one and the item is in the tile (a shared-memory read,
+      // not a round trip to L2 that the row's compares wait for), else the input's (a load; in place,
+      // a tile before may have written it, but only where it keeps every item before it, so with the
+      // same value). The first item of the input is selected.
       const unsigned lane = threadIdx.x % 32;
 #pragma unroll
       for (int j = 0; j < rows; ++j)
@@ -389,7 +393,14 @@ struct agent
         }
         if (from_input && start > p.head && (Full || start <= p.virtual_items))
         {
-          before = *(p.input + static_cast<std::ptrdiff_t>(start - 1 - p.head));
+          if (Full && slot != nullptr && start > tile_base)
+          {
+            before = reinterpret_cast<const T*>(slot)[start - 1 - tile_base];
+          }
+          else
+          {
+            before = *(p.input + static_cast<std::ptrdiff_t>(start - 1 - p.head));
+          }
         }
 #pragma unroll
         for (int v = 0; v < vec; ++v)
@@ -597,11 +608,15 @@ struct agent
   }
   //! The same, with the shuffle scan's warp totals in `warp_totals` (the specialised schedule
   //! alternates two arrays: the next scan may then start before every thread has read this one's).
+  //! `slot`: as for select_flags.
   template <bool Full>
-  __device__ ranking rank(std::uint64_t tile_base, const items_t& item, unsigned long long (&warp_totals)[block_threads / 32]) const
+  __device__ ranking rank(std::uint64_t tile_base,
+                          const items_t& item,
+                          unsigned long long (&warp_totals)[block_threads / 32],
+                          const unsigned char* slot = nullptr) const
   {
     ranking r;
-    r.mask = select_flags<Full>(tile_base, item);
+    r.mask = select_flags<Full>(tile_base, item, slot);
 
     // Per-row counts packed 16 bits apiece: one exclusive block scan ranks all rows at once, and no
     // field carries into the next because a row's total is at most block_threads * vec < 2^16.
@@ -1044,7 +1059,7 @@ struct agent
           bulk_wait(sync.loaded[b_slot], (parity >> b_slot) & 1u);
           parity ^= 1u << b_slot;
           read_slot(slot(b_slot), item);
-          b_rank = rank<true>(tile_base, item);
+          b_rank = rank<true>(tile_base, item, smem.warp_totals, slot(b_slot));
         }
         else
         {
@@ -1175,7 +1190,7 @@ struct agent
         load_items<false>(tile_base, r.item);
       }
     }
-    r.rank = rank<Full>(tile_base, r.item, totals);
+    r.rank = rank<Full>(tile_base, r.item, totals, Full ? slot_bytes : nullptr);
     publish_count(t, r.rank.count);
     return r;
   }

@@ -40,9 +40,10 @@ template <class It, class T>
 inline constexpr bool is_pointer_to_v =
   std::is_pointer<It>::value && std::is_same<std::remove_cv_t<std::remove_pointer_t<It>>, T>::value;
 
-//! Iterators that load or store a row of Vec consecutive items themselves (the scans by key:
-//! by_key.cuh): `It::row_access` is true and `it.load_row<Vec>(i, items)` / `it.store_row<Vec>(i,
-//! items)` move items i .. i + Vec - 1 of a full tile (i a multiple of Vec).
+//! Iterators that load or store rows of Vec consecutive items themselves (the scans by key,
+//! by_key.cuh; reduce_by_key): `It::row_access` is true; `it.load_rows<Rows, Vec>(first, stride,
+//! items)` loads rows j = 0 .. Rows - 1 of a full tile, items first + j * stride .. + Vec - 1 (first a
+//! multiple of Vec), and `it.store_row<Vec>(i, items)` stores items i .. i + Vec - 1.
 template <class It, class = void>
 inline constexpr bool has_row_access = false;
 template <class It>
@@ -163,11 +164,8 @@ struct agent
     }
     if constexpr (Full && has_row_access<InputIt>)
     {
-#pragma unroll
-      for (int j = 0; j < rows; ++j)
-      {
-        p.input.template load_row<vec>(static_cast<std::int64_t>(item_index(tile_base, j, 0)), x[j]);
-      }
+      // Every row at once (the rows' loads all issued before any is used).
+      p.input.template load_rows<rows, vec>(static_cast<std::int64_t>(item_index(tile_base, 0, 0)), 32 * vec, x);
     }
     else if constexpr (Full)
     {

@@ -96,6 +96,22 @@ __device__ __forceinline__ void load_contiguous(const E* p, E (&out)[N])
   }
 }
 
+//! The element at p (aligned to its size) through the read-only path, under the same condition as
+//! load_contiguous.
+template <class E>
+__device__ __forceinline__ E load_read_only(const E* p)
+{
+  static_assert(raw_movable<E>, "load_read_only: a power-of-two size up to 16 bytes");
+  using word = std::conditional_t<
+    sizeof(E) == 1, unsigned char,
+    std::conditional_t<sizeof(E) == 2, unsigned short,
+                       std::conditional_t<sizeof(E) == 4, unsigned, std::conditional_t<sizeof(E) == 8, unsigned long long, uint4>>>>;
+  const word raw = __ldg(reinterpret_cast<const word*>(p));
+  E out;
+  std::memcpy(&out, &raw, sizeof(E));
+  return out;
+}
+
 //! The N elements of `in` stored at p (aligned as for load_contiguous).
 template <int N, class E>
 __device__ __forceinline__ void store_contiguous(E* p, const E (&in)[N])
@@ -166,76 +182,101 @@ struct segment_input
                                       && raw_movable<key_type> && raw_movable<value_type>;
   static constexpr bool row_access = true;
 
-  //! Items i .. i + Vec - 1 (a full row of a full tile; all 32 lanes of the warp call it together):
-  //! their values in `out`, their head flags as bits 0 .. Vec - 1 of the result. With vectors: the
-  //! keys and the values as raw vectors, the key (and, shifted, the value) before the lane's first
-  //! from the lane below (lane 0: from memory).
-  template <int Vec>
-  __device__ unsigned load_values_row(std::int64_t row, T (&out)[Vec]) const
+  //! Rows of a full tile (all 32 lanes of the warp call it together): row j is items i_j .. i_j + Vec
+  //! - 1 with i_j = index + first + j * stride; their values in out[j], their head flags as bits
+  //! j * Vec .. j * Vec + Vec - 1 of the result. With vectors, every load of every row is issued
+  //! before any loaded value is used: the keys and the values as raw vectors, and each lane's key (and,
+  //! shifted, value) before its first, which lies in the lines the lane below loads. (Taking that key
+  //! from the lane below by a shuffle, and lane 0's from memory, let ptxas place the shuffle, which
+  //! waits for its row's loads, before the later rows' loads: one memory round trip more a tile, and
+  //! one a row where the rows were loaded one at a time; SASS, sm_90.)
+  template <int Rows, int Vec>
+  __device__ unsigned load_values_rows(std::int64_t first, std::int64_t stride, T (&out)[Rows][Vec]) const
   {
-    static_assert(Vec <= 32, "scan by key: a row's head flags are bits of one word");
-    const std::int64_t i = index + row;
-    unsigned heads       = 0;
+    static_assert(Rows * Vec <= 32, "scan by key: a thread's head flags are the bits of one word");
+    unsigned heads = 0;
     if constexpr (vector_capable)
     {
       if (vector_rows)
       {
-        key_type k[Vec];
-        value_type v[Vec];
-        load_contiguous(keys + i, k);
-        load_contiguous(values + i, v);
-        key_type key_before     = shuffle_up(k[Vec - 1], 1);
-        value_type value_before = v[0];
-        if constexpr (Shifted)
+        key_type k[Rows][Vec];
+        value_type v[Rows][Vec];
+        key_type key_before[Rows];
+        value_type value_before[Rows];
+#pragma unroll
+        for (int j = 0; j < Rows; ++j)
         {
-          value_before = shuffle_up(v[Vec - 1], 1);
+          const std::int64_t i = index + first + j * stride;
+          load_contiguous(keys + i, k[j]);
+          load_contiguous(values + i, v[j]);
         }
-        if (threadIdx.x % 32 == 0)
+#pragma unroll
+        for (int j = 0; j < Rows; ++j)
         {
-          key_before = i > 0 ? keys[i - 1] : k[0];
+          const std::int64_t i = index + first + j * stride;
+          key_before[j]        = i > 0 ? load_read_only(keys + i - 1) : k[j][0];
           if constexpr (Shifted)
           {
-            value_before = i > 0 ? values[i - 1] : v[0];
+            value_before[j] = i > 0 ? load_read_only(values + i - 1) : v[j][0];
           }
         }
 #pragma unroll
-        for (int u = 0; u < Vec; ++u)
+        for (int j = 0; j < Rows; ++j)
         {
-          const bool head = u == 0 ? i == 0 || !static_cast<bool>(eq(key_before, k[0]))
-                                   : !static_cast<bool>(eq(k[u > 0 ? u - 1 : 0], k[u]));
-          heads |= static_cast<unsigned>(head) << u;
+          const std::int64_t i     = index + first + j * stride;
+          const key_type before    = key_before[j];
+          value_type shifted_first = v[j][0];
           if constexpr (Shifted)
           {
-            out[u] = head ? init : static_cast<T>(u == 0 ? value_before : v[u > 0 ? u - 1 : 0]);
+            shifted_first = value_before[j];
           }
-          else
+#pragma unroll
+          for (int u = 0; u < Vec; ++u)
           {
-            out[u] = static_cast<T>(v[u]);
+            const bool head = u == 0 ? i == 0 || !static_cast<bool>(eq(before, k[j][0]))
+                                     : !static_cast<bool>(eq(k[j][u > 0 ? u - 1 : 0], k[j][u]));
+            heads |= static_cast<unsigned>(head) << (j * Vec + u);
+            if constexpr (Shifted)
+            {
+              out[j][u] = head ? init : static_cast<T>(u == 0 ? shifted_first : v[j][u > 0 ? u - 1 : 0]);
+            }
+            else
+            {
+              out[j][u] = static_cast<T>(v[j][u]);
+            }
           }
         }
         return heads;
       }
     }
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      const segment_item<T> item = item_at(i + u);
-      out[u]                     = item.value;
-      heads |= static_cast<unsigned>(item.head) << u;
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        const segment_item<T> item = item_at(index + first + j * stride + u);
+        out[j][u]                  = item.value;
+        heads |= static_cast<unsigned>(item.head) << (j * Vec + u);
+      }
     }
     return heads;
   }
 
-  //! Items i .. i + Vec - 1 as segment_items (load_values_row).
-  template <int Vec>
-  __device__ void load_row(std::int64_t row, segment_item<T> (&out)[Vec]) const
+  //! The rows as segment_items (agent.cuh's generic agent; load_values_rows).
+  template <int Rows, int Vec>
+  __device__ void load_rows(std::int64_t first, std::int64_t stride, segment_item<T> (&out)[Rows][Vec]) const
   {
-    T v[Vec];
-    const unsigned heads = load_values_row<Vec>(row, v);
+    T v[Rows][Vec];
+    const unsigned heads = load_values_rows<Rows, Vec>(first, stride, v);
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      out[u] = segment_item<T>{v[u], ((heads >> u) & 1u) != 0};
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        out[j][u] = segment_item<T>{v[j][u], ((heads >> (j * Vec + u)) & 1u) != 0};
+      }
     }
   }
 
@@ -277,37 +318,46 @@ struct inclusive_by_key_output
   static constexpr bool vector_capable = std::is_same<OutputIt, T*>::value && raw_movable<T>;
   static constexpr bool row_access     = true;
 
-  //! Stores the values of items i .. i + Vec - 1 (a full row of a full tile).
-  template <int Vec>
-  __device__ void store_values_row(std::int64_t row, const T (&v)[Vec]) const
+  //! Stores rows of a full tile: row j's values at i_j .. i_j + Vec - 1, i_j = index + first + j *
+  //! stride (the alignment checked once for all of them).
+  template <int Rows, int Vec>
+  __device__ void store_values_rows(std::int64_t first, std::int64_t stride, const T (&v)[Rows][Vec]) const
   {
-    const std::int64_t i = index + row;
     if constexpr (vector_capable)
     {
       if (vector_rows)
       {
-        store_contiguous(out + i, v);
+#pragma unroll
+        for (int j = 0; j < Rows; ++j)
+        {
+          store_contiguous(out + index + first + j * stride, v[j]);
+        }
         return;
       }
     }
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      out[i + u] = v[u];
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        out[index + first + j * stride + u] = v[j][u];
+      }
     }
   }
 
-  //! Stores the values of the segment_items of a row (store_values_row).
+  //! Stores the values of the segment_items of a row, items i .. i + Vec - 1 of a full tile
+  //! (agent.cuh's generic agent; store_values_rows).
   template <int Vec>
   __device__ void store_row(std::int64_t row, const segment_item<T> (&in)[Vec]) const
   {
-    T v[Vec];
+    T v[1][Vec];
 #pragma unroll
     for (int u = 0; u < Vec; ++u)
     {
-      v[u] = in[u].value;
+      v[0][u] = in[u].value;
     }
-    store_values_row<Vec>(row, v);
+    store_values_rows<1, Vec>(row, 0, v);
   }
 
   struct reference

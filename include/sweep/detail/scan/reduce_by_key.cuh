@@ -88,44 +88,60 @@ struct run_input
     return item{value, static_cast<Count>(head ? 1 : 0) | (tail ? run_tail_bit<Count> : Count(0))};
   }
 
-  //! Items i .. i + Vec - 1 (a full row of a full tile; all 32 lanes of the warp call it together).
-  template <int Vec>
-  __device__ void load_row(std::int64_t row, item (&out)[Vec]) const
+  //! Rows of a full tile (all 32 lanes of the warp call it together): row j is items i_j .. i_j + Vec
+  //! - 1, i_j = index + first + j * stride. With vectors, every load of every row is issued before any
+  //! loaded value is used: the keys and the values as raw vectors, and each lane's key before its
+  //! first and after its last (in the lines the lanes beside it load). by_key.cuh, load_values_rows,
+  //! says why not shuffles.
+  template <int Rows, int Vec>
+  __device__ void load_rows(std::int64_t first, std::int64_t stride, item (&out)[Rows][Vec]) const
   {
-    const std::int64_t i = index + row;
     if constexpr (vector_capable)
     {
       if (vector_rows)
       {
-        key_type k[Vec];
-        value_type v[Vec];
-        load_contiguous(keys + i, k);
-        load_contiguous(values + i, v);
-        key_type before = shuffle_up(k[Vec - 1], 1);
-        key_type after  = shuffle_down(k[0], 1);
-        const unsigned lane = threadIdx.x % 32;
-        if (lane == 0)
+        key_type k[Rows][Vec];
+        value_type v[Rows][Vec];
+        key_type before[Rows];
+        key_type after[Rows];
+#pragma unroll
+        for (int j = 0; j < Rows; ++j)
         {
-          before = i > 0 ? keys[i - 1] : k[0];
-        }
-        if (lane == 31)
-        {
-          after = i + Vec < n ? keys[i + Vec] : k[Vec - 1];
+          const std::int64_t i = index + first + j * stride;
+          load_contiguous(keys + i, k[j]);
+          load_contiguous(values + i, v[j]);
         }
 #pragma unroll
-        for (int u = 0; u < Vec; ++u)
+        for (int j = 0; j < Rows; ++j)
         {
-          const bool head = u == 0 ? i == 0 || differ(before, k[0]) : differ(k[u > 0 ? u - 1 : 0], k[u]);
-          const bool tail = u == Vec - 1 ? i + Vec == n || differ(k[Vec - 1], after) : differ(k[u], k[u + 1 < Vec ? u + 1 : u]);
-          out[u]          = make(static_cast<T>(v[u]), head, tail);
+          const std::int64_t i = index + first + j * stride;
+          before[j]            = i > 0 ? load_read_only(keys + i - 1) : k[j][0];
+          after[j]             = i + Vec < n ? load_read_only(keys + i + Vec) : k[j][Vec - 1];
+        }
+#pragma unroll
+        for (int j = 0; j < Rows; ++j)
+        {
+          const std::int64_t i = index + first + j * stride;
+#pragma unroll
+          for (int u = 0; u < Vec; ++u)
+          {
+            const bool head = u == 0 ? i == 0 || differ(before[j], k[j][0]) : differ(k[j][u > 0 ? u - 1 : 0], k[j][u]);
+            const bool tail = u == Vec - 1 ? i + Vec == n || differ(k[j][Vec - 1], after[j])
+                                           : differ(k[j][u], k[j][u + 1 < Vec ? u + 1 : u]);
+            out[j][u]       = make(static_cast<T>(v[j][u]), head, tail);
+          }
         }
         return;
       }
     }
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      out[u] = item_at(i + u);
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        out[j][u] = item_at(index + first + j * stride + u);
+      }
     }
   }
 

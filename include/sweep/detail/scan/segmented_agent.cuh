@@ -28,14 +28,6 @@ namespace detail
 namespace scan_impl
 {
 
-//! Bits lo .. hi of a word (0 <= lo, hi <= 31; none where lo > hi).
-__device__ __forceinline__ unsigned bit_range(int lo, int hi)
-{
-  const unsigned upto_hi = hi >= 31 ? 0xffffffffu : (1u << (hi + 1)) - 1u;
-  const unsigned below_lo = lo <= 0 ? 0u : lo >= 32 ? 0xffffffffu : (1u << lo) - 1u;
-  return lo > hi ? 0u : upto_hi & ~below_lo;
-}
-
 //! Whether the scans by key under Tuning run segmented_agent (the default) or agent.cuh's generic
 //! agent over segment_items: a tuning struct that defines `segment_items_generic = true` (a benchmark's
 //! variant, a test's comparison) asks for the generic one.
@@ -135,12 +127,8 @@ struct segmented_agent
     unsigned heads = 0;
     if constexpr (Full && values_rows)
     {
-#pragma unroll
-      for (int j = 0; j < rows; ++j)
-      {
-        heads |= p.input.template load_values_row<vec>(static_cast<std::int64_t>(item_index(tile_base, j, 0)), x[j])
-              << bit(j, 0);
-      }
+      heads = p.input.template load_values_rows<rows, vec>(static_cast<std::int64_t>(item_index(tile_base, 0, 0)),
+                                                           32 * vec, x);
     }
     else if constexpr (Full)
     {
@@ -180,11 +168,7 @@ struct segmented_agent
   {
     if constexpr (Full && values_rows)
     {
-#pragma unroll
-      for (int j = 0; j < rows; ++j)
-      {
-        p.output.template store_values_row<vec>(static_cast<std::int64_t>(item_index(tile_base, j, 0)), x[j]);
-      }
+      p.output.template store_values_rows<rows, vec>(static_cast<std::int64_t>(item_index(tile_base, 0, 0)), 32 * vec, x);
     }
     else
     {
@@ -212,6 +196,7 @@ struct segmented_agent
     constexpr unsigned full = 0xffffffffu;
     constexpr unsigned row_mask = vec >= 32 ? full : (1u << vec) - 1u;
     const int lane              = static_cast<int>(threadIdx.x % 32);
+    const unsigned lanes_below  = (1u << lane) - 1u; // lanes 0 .. lane - 1
     optional_value<T> rows_before{T{x[0][0], false}, false}; // R_0 (+) ... (+) R_{j-1}
     unsigned scanned = 0;
 #pragma unroll
@@ -238,18 +223,21 @@ struct segmented_agent
       // The lanes' totals scanned (agent.cuh's shuffle scan); a lane's total has a head where its
       // vector has one, and before the step of `offset` it covers lanes lane - offset + 1 .. lane.
       const unsigned lane_heads = __ballot_sync(full, heads != 0);
-      U t                       = x[j][vec - 1];
+      // This lane's and the lanes' below it: a total covering lanes lane - offset + 1 .. lane has a
+      // head where `upto_lane >> (lane - offset + 1)` is not 0.
+      const unsigned upto_lane = lane_heads & (lanes_below | (1u << lane));
+      U t                      = x[j][vec - 1];
 #pragma unroll
       for (int offset = 1; offset < 32; offset *= 2)
       {
         const U below = shuffle_up(t, offset);
-        if (lane >= offset && (lane_heads & bit_range(lane - offset + 1, lane)) == 0)
+        if (lane >= offset && (upto_lane >> (lane - offset + 1)) == 0)
         {
           t = value_op(below, t);
         }
       }
       const T row_total{shuffle_index(t, 31), lane_heads != 0};
-      const T lane_below{shuffle_up(t, 1), (lane_heads & bit_range(0, lane - 1)) != 0};
+      const T lane_below{shuffle_up(t, 1), (lane_heads & lanes_below) != 0};
       optional_value<T> z = rows_before;
       if (lane > 0)
       {
@@ -427,7 +415,7 @@ struct segmented_agent
 };
 
 //! The agent a scan kernel over items of T under Op runs (kernels.cuh): segmented_agent for the scans
-//! by key, agent.cuh's agent otherwise.
+//! by key (where a thread's items fit one flag word), agent.cuh's agent otherwise.
 template <class T, class Tuning, class Mode, class InputIt, class OutputIt, class Op, bool Pipelined>
 struct agent_choice
 {
@@ -436,7 +424,9 @@ struct agent_choice
 template <class U, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp>
 struct agent_choice<segment_item<U>, Tuning, Mode, InputIt, OutputIt, segmented_op<U, UserOp>, false>
 {
-  using type = std::conditional_t<segment_flag_words<Tuning>,
+  using shape = tile_shape<segment_item<U>, Tuning, false>;
+  using type  = std::conditional_t<segment_flag_words<Tuning> && !Mode::exclusive && !Mode::has_init && !shape::vectorizable
+                                     && shape::rows * shape::vec <= 32,
                                   segmented_agent<U, Tuning, Mode, InputIt, OutputIt, UserOp>,
                                   agent<segment_item<U>, Tuning, Mode, InputIt, OutputIt, segmented_op<U, UserOp>, false>>;
 };
