@@ -43,7 +43,7 @@ inline constexpr bool is_pointer_to_v =
 //! Iterators that load or store rows of Vec consecutive items themselves (the scans by key,
 //! by_key.cuh; reduce_by_key): `It::row_access` is true; `it.load_rows<Rows, Vec>(first, stride,
 //! items)` loads rows j = 0 .. Rows - 1 of a full tile, items first + j * stride .. + Vec - 1 (first a
-//! multiple of Vec), and `it.store_row<Vec>(i, items)` stores items i .. i + Vec - 1.
+//! multiple of Vec), and `it.store_rows<Rows, Vec>(first, stride, items)` stores them.
 template <class It, class = void>
 inline constexpr bool has_row_access = false;
 template <class It>
@@ -222,11 +222,7 @@ struct agent
     }
     if constexpr (Full && has_row_access<OutputIt>)
     {
-#pragma unroll
-      for (int j = 0; j < rows; ++j)
-      {
-        p.output.template store_row<vec>(static_cast<std::int64_t>(item_index(tile_base, j, 0)), x[j]);
-      }
+      p.output.template store_rows<rows, vec>(static_cast<std::int64_t>(item_index(tile_base, 0, 0)), 32 * vec, x);
     }
     else
     {

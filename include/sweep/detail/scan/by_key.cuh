@@ -263,19 +263,25 @@ struct segment_input
     return heads;
   }
 
-  //! The rows as segment_items (agent.cuh's generic agent; load_values_rows).
+  //! The rows as segment_items (agent.cuh's generic agent; load_values_rows, a row at a time where a
+  //! thread's flags exceed one word).
   template <int Rows, int Vec>
   __device__ void load_rows(std::int64_t first, std::int64_t stride, segment_item<T> (&out)[Rows][Vec]) const
   {
-    T v[Rows][Vec];
-    const unsigned heads = load_values_rows<Rows, Vec>(first, stride, v);
+    constexpr int group = Rows * Vec <= 32 ? Rows : 1;
 #pragma unroll
-    for (int j = 0; j < Rows; ++j)
+    for (int g = 0; g < Rows; g += group)
     {
+      T v[group][Vec];
+      const unsigned heads = load_values_rows<group, Vec>(first + g * stride, stride, v);
 #pragma unroll
-      for (int u = 0; u < Vec; ++u)
+      for (int j = 0; j < group; ++j)
       {
-        out[j][u] = segment_item<T>{v[j][u], ((heads >> (j * Vec + u)) & 1u) != 0};
+#pragma unroll
+        for (int u = 0; u < Vec; ++u)
+        {
+          out[g + j][u] = segment_item<T>{v[j][u], ((heads >> (j * Vec + u)) & 1u) != 0};
+        }
       }
     }
   }
@@ -346,18 +352,21 @@ struct inclusive_by_key_output
     }
   }
 
-  //! Stores the values of the segment_items of a row, items i .. i + Vec - 1 of a full tile
-  //! (agent.cuh's generic agent; store_values_rows).
-  template <int Vec>
-  __device__ void store_row(std::int64_t row, const segment_item<T> (&in)[Vec]) const
+  //! Stores the values of rows of segment_items (agent.cuh's generic agent; store_values_rows).
+  template <int Rows, int Vec>
+  __device__ void store_rows(std::int64_t first, std::int64_t stride, const segment_item<T> (&in)[Rows][Vec]) const
   {
-    T v[1][Vec];
+    T v[Rows][Vec];
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      v[0][u] = in[u].value;
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        v[j][u] = in[j][u].value;
+      }
     }
-    store_values_rows<1, Vec>(row, 0, v);
+    store_values_rows<Rows, Vec>(first, stride, v);
   }
 
   struct reference

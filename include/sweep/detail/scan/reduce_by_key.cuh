@@ -197,14 +197,60 @@ struct run_output
     }
   }
 
-  //! Items i .. i + Vec - 1 of a full row.
-  template <int Vec>
-  __device__ void store_row(std::int64_t row, const item (&in)[Vec]) const
+  using key_type = typename ::cuda::std::iterator_traits<KeysIt>::value_type;
+
+  //! Key i (a tail's, to be written): through the read-only path where the keys are a pointer to a
+  //! type that moves as raw bytes (the outputs do not overlap the inputs, so nothing the kernel writes
+  //! is read this way).
+  _CCCL_EXEC_CHECK_DISABLE
+  __device__ key_type key_at(std::int64_t i) const
+  {
+    if constexpr (std::is_pointer<KeysIt>::value && raw_movable<key_type>)
+    {
+      return load_read_only(keys + i);
+    }
+    else
+    {
+      return keys[i];
+    }
+  }
+
+  //! Rows of a full tile: row j is items i_j .. i_j + Vec - 1, i_j = index + first + j * stride. A
+  //! row's tail keys are all loaded before the row's stores. (Item by item, each key load followed the
+  //! stores before it, which the compiler cannot move it above, as the outputs might alias the keys
+  //! for all it knows: a memory round trip a tail, 16 a thread's tile at runs of 1; SASS, sm_90. All
+  //! of a thread's keys before any store spilled 164 bytes at 64 registers.)
+  template <int Rows, int Vec>
+  __device__ void store_rows(std::int64_t first, std::int64_t stride, const item (&in)[Rows][Vec]) const
   {
 #pragma unroll
-    for (int u = 0; u < Vec; ++u)
+    for (int j = 0; j < Rows; ++j)
     {
-      write(index + row + u, in[u]);
+      key_type tail_keys[Vec];
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        if (in[j][u].count & run_tail_bit<Count>)
+        {
+          tail_keys[u] = key_at(index + first + j * stride + u);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        const item& x = in[j][u];
+        if (x.count & run_tail_bit<Count>)
+        {
+          const std::int64_t i       = index + first + j * stride + u;
+          const std::int64_t segment = static_cast<std::int64_t>(x.count & ~run_tail_bit<Count>) - 1;
+          values_out[segment]        = x.value;
+          keys_out[segment]          = tail_keys[u];
+          if (i + 1 == n)
+          {
+            *segments = static_cast<unsigned long long>(segment + 1);
+          }
+        }
+      }
     }
   }
 
