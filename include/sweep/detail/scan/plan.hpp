@@ -46,6 +46,11 @@ template <class T>
 inline constexpr bool is_segment_item<segment_item<T>> = true;
 template <class T, class Count>
 inline constexpr bool is_segment_item<run_item<T, Count>> = true;
+//! Items of reduce_by_key (tuned apart from the scans by key: Tuning::rows_runs).
+template <class T>
+inline constexpr bool is_run_item = false;
+template <class T, class Count>
+inline constexpr bool is_run_item<run_item<T, Count>> = true;
 
 //! Items a lane holds side by side in a row of a scan by key (by_key.cuh loads them as vectors from
 //! the keys and the values): 4 for values of 1, 2 and 4 bytes, 2 for 8-byte ones, 1 otherwise (and for
@@ -96,7 +101,7 @@ struct tile_shape
   static constexpr int block_threads = fold4_class<T> && !Pipelined ? Tuning::block_threads_fold4 : Tuning::block_threads;
   static constexpr int warps         = block_threads / 32;
   static constexpr int rows          = Pipelined              ? Tuning::pipeline_rows
-                                     : segment_vec<T> > 1 ? Tuning::rows_segmented
+                                     : segment_vec<T> > 1 ? (is_run_item<T> ? Tuning::rows_runs : Tuning::rows_segmented)
                                      : !vectorizable      ? (sizeof(T) >= static_cast<std::size_t>(Tuning::item_bytes) ? 1 : static_cast<int>(Tuning::item_bytes / sizeof(T)))
                                      : sizeof(T) == 1 ? Tuning::rows_1byte
                                      : sizeof(T) == 2 ? Tuning::rows_2byte

@@ -1,4 +1,4 @@
-// Build (from the branch root): nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -I include -o bykey_var exp-branch/bykey_var.cu
+// Build (from the repository root): nvcc -std=c++17 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -I include -o bykey_var docs/design/variants/bykey_var.cu
 // exp (s20): scan-by-key agent variants through dispatch's Choice, one binary: the generic agent over
 // segment_items (main's) against segmented_agent (head flags as the bits of one word), rows / blocks /
 // stash. u32 keys (runs of 8 on average unless noted), 2^28 items, medians of 15 (events). Integer
@@ -18,15 +18,24 @@
 #include <vector>
 namespace sc = sweep::detail::scan_impl;
 using base = sc::tuning_sm90;
-struct generic : base { static constexpr bool segment_items_generic = true; };
-struct flags_r4b2 : base {};
-struct flags_r4b2s : base { static constexpr bool segmented_stash = true; };
-struct flags_r3b3s : base { static constexpr int rows_segmented = 3; static constexpr int blocks_per_sm_segmented = 3; static constexpr bool segmented_stash = true; };
-struct flags_r2b3s : base { static constexpr int rows_segmented = 2; static constexpr int blocks_per_sm_segmented = 3; static constexpr bool segmented_stash = true; };
-struct flags_r4b3s : base { static constexpr int rows_segmented = 4; static constexpr int blocks_per_sm_segmented = 3; static constexpr bool segmented_stash = true; };
-struct flags_r5b2s : base { static constexpr int rows_segmented = 5; static constexpr bool segmented_stash = true; };
-struct flags_r6b2s : base { static constexpr int rows_segmented = 6; static constexpr bool segmented_stash = true; };
-struct flags_r3b3 : base { static constexpr int rows_segmented = 3; static constexpr int blocks_per_sm_segmented = 3; };
+// Each variant names its rows, blocks and stash (base is the merged tuning: 6 rows, 2 blocks, stashed).
+template <int Rows, int Blocks, bool Stash, bool Generic = false>
+struct shape : base
+{
+  static constexpr int rows_segmented          = Rows;
+  static constexpr int blocks_per_sm_segmented = Blocks;
+  static constexpr bool segmented_stash        = Stash;
+  static constexpr bool segment_items_generic  = Generic;
+};
+using generic     = shape<4, 2, false, true>;
+using flags_r4b2  = shape<4, 2, false>;
+using flags_r4b2s = shape<4, 2, true>;
+using flags_r3b3s = shape<3, 3, true>;
+using flags_r2b3s = shape<2, 3, true>;
+using flags_r4b3s = shape<4, 3, true>;
+using flags_r5b2s = shape<5, 2, true>;
+using flags_r6b2s = shape<6, 2, true>;
+using flags_r3b3  = shape<3, 3, false>;
 __host__ __device__ inline std::uint64_t mix(std::uint64_t x) { x ^= x >> 33; x *= 0xff51afd7ed558ccdull; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull; x ^= x >> 33; return x; }
 struct head_of { std::uint32_t mean; __host__ __device__ std::uint32_t operator()(std::uint64_t i) const { return mean <= 1 ? 1u : (mix(i + 7) % mean == 0 ? 1u : 0u); } };
 template <class V> struct gen { __host__ __device__ V operator()(std::uint64_t i) const { std::uint64_t h = mix(i + 99);
