@@ -7,13 +7,35 @@
 // - Keys without NaN but with -0.0 and +0.0 mixed in one segment, infinities: against thrust::device.
 // - Float and double values: sweep promises the same bits on every call (a fixed association order),
 //   and each segment within (length + 64) * eps * sum |x| of its exact sum (long double), NaN and the
-//   infinities where the exact sum has them; keys and counts against thrust::device.
+//   infinities where the exact sum has them; keys and counts against thrust::device. The same sums
+//   with the operator passed explicitly (another kernel): the same bits but for a NaN's sign and
+//   payload.
 #include "reduce_by_key_test.cuh"
 
 using namespace sweep_test;
 
 namespace
 {
+
+//! Requires the first n values of two float ranges to have the same bits, or both to be NaN.
+template <class V>
+void require_same_bits_or_both_nan(const thrust::device_vector<V>& expected,
+                                   const thrust::device_vector<V>& actual,
+                                   std::size_t n,
+                                   const std::string& what)
+{
+  INFO(what << ", n = " << n << ", seed = " << test_seed());
+  const thrust::host_vector<V> e(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(n));
+  const thrust::host_vector<V> a(actual.begin(), actual.begin() + static_cast<std::ptrdiff_t>(n));
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    if (!bitwise_equal(e[i], a[i]) && !(std::isnan(e[i]) && std::isnan(a[i])))
+    {
+      FAIL("first mismatch at index " << i << ": expected " << describe(e[i]) << ", got " << describe(a[i]));
+    }
+  }
+  SUCCEED();
+}
 
 template <class T>
 struct fp_equal
@@ -81,12 +103,14 @@ void float_values(const char* name, const std::vector<std::size_t>& sizes, bool 
       const std::string what = rbk_label(std::string(name) + (specials ? " with inf and NaN" : ""), shape, n);
       INFO(what << ", seed = " << test_seed());
       const auto np = static_cast<std::ptrdiff_t>(n);
-      thrust::device_vector<std::int32_t> ek(n + 4), ak(n + 4), ak2(n + 4);
-      thrust::device_vector<V> ev(n + 4), av(n + 4), av2(n + 4);
+      thrust::device_vector<std::int32_t> ek(n + 4), ak(n + 4), ak2(n + 4), ak3(n + 4);
+      thrust::device_vector<V> ev(n + 4), av(n + 4), av2(n + 4), av3(n + 4);
       poison(ak);
       poison(av);
       poison(ak2);
       poison(av2);
+      poison(ak3);
+      poison(av3);
       const auto e = thrust::reduce_by_key(thrust::device, keys.begin(), keys.begin() + np, values.begin(), ek.begin(), ev.begin());
       const auto a = thrust::reduce_by_key(sweep::par, keys.begin(), keys.begin() + np, values.begin(), ak.begin(), av.begin());
       const std::size_t segments = static_cast<std::size_t>(e.first - ek.begin());
@@ -96,7 +120,11 @@ void float_values(const char* name, const std::vector<std::size_t>& sizes, bool 
       require_poison_intact(ak, segments, "keys " + what);
       require_poison_intact(av, segments, "values " + what);
       {
-        // Again with the explicit operator, on another stream, while the GPU is busy: the same bits.
+        // Again on another policy and stream, while the GPU is busy: the same bits, NaNs included.
+        // Then with the explicit equality and operator: the same association, so the same bits,
+        // except that a NaN's sign and payload may differ. Where two NaNs meet (an input NaN and
+        // one made by inf + -inf), the result is one of them by operand position, and the compiler
+        // may order the operands of a commutative add differently in another operator's kernel.
         stream_guard busy;
         thrust::device_vector<float> load(std::size_t(1) << 22);
         for (int i = 0; i < 4; ++i)
@@ -104,13 +132,19 @@ void float_values(const char* name, const std::vector<std::size_t>& sizes, bool 
           thrust::inclusive_scan(sweep::par_nosync.on(busy.stream), load.begin(), load.end(), load.begin());
         }
         const auto a2 = thrust::reduce_by_key(sweep::par_nosync.on(s.stream), keys.begin(), keys.begin() + np, values.begin(),
-                                              ak2.begin(), av2.begin(), ::cuda::std::equal_to<std::int32_t>{}, op_plus<V>{});
+                                              ak2.begin(), av2.begin());
+        const auto a3 = thrust::reduce_by_key(sweep::par_nosync.on(s.stream), keys.begin(), keys.begin() + np, values.begin(),
+                                              ak3.begin(), av3.begin(), ::cuda::std::equal_to<std::int32_t>{}, op_plus<V>{});
         REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
         REQUIRE(cudaStreamSynchronize(busy.stream) == cudaSuccess);
         REQUIRE(static_cast<std::size_t>(a2.first - ak2.begin()) == segments);
         REQUIRE(static_cast<std::size_t>(a2.second - av2.begin()) == segments);
+        REQUIRE(static_cast<std::size_t>(a3.first - ak3.begin()) == segments);
+        REQUIRE(static_cast<std::size_t>(a3.second - av3.begin()) == segments);
       }
       require_bitwise_equal(av, av2, segments, "values, repeated " + what);
+      require_same_bits_or_both_nan(av, av3, segments, "values, explicit operator " + what);
+      require_bitwise_equal(ak, ak3, segments, "keys, explicit operator " + what);
       const thrust::host_vector<std::int32_t> h_keys(keys.begin(), keys.begin() + np);
       const thrust::host_vector<V> h_values(values.begin(), values.begin() + np);
       const thrust::host_vector<V> h_sums(av.begin(), av.begin() + static_cast<std::ptrdiff_t>(segments));
