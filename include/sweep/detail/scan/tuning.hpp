@@ -43,13 +43,15 @@ struct tuning_sm90
   static constexpr int rows_2byte = 4;
   static constexpr int rows_1byte = 4;
   //! Rows of a scan by key whose values load as vectors (plan.hpp, segment_vec: 4 items a row for
-  //! values of up to 4 bytes, 2 for 8-byte ones): 6. The flag-word agent (segmented_agent.cuh) with
-  //! warp 0's values stashed, u32 keys, 2^28, medians of 15 (the first of two passes; the second
-  //! within 1.5%), inclusive u32 runs of 8 / exclusive u32 / inclusive f32 / u64 values (2^27):
-  //! 4 rows 0.883 / 1.114 / 0.877 / 1.222 ms, 5 rows 0.841 / 1.177 / 0.838 / 1.100, 6 rows 0.831 /
-  //! 1.147 / 0.837 / 1.037 (CUB 1.060 / 1.062 / 1.063 / 0.727). ptxas: 64 registers, 40 / 32 / 16 /
-  //! 56 bytes of stack at 6 rows (docs/design/scan.md, variants).
-  static constexpr int rows_segmented = 6;
+  //! values of up to 4 bytes, 2 for 8-byte ones): 4, the shape whose GPU tests passed. Faster and
+  //! not yet tested (the variant binary, u32 keys, 2^28, medians of 15, the first of two passes, the
+  //! second within 1.5%; inclusive u32 runs of 8 / exclusive u32 / inclusive f32 / u64 values at
+  //! 2^27): 4 rows 0.894 / 1.118 / 0.974 / 1.436 ms; with segmented_stash 0.883 / 1.114 / 0.877 /
+  //! 1.222; 5 rows stashed 0.841 / 1.177 / 0.838 / 1.100; 6 rows stashed 0.831 / 1.147 / 0.837 /
+  //! 1.037 (CUB 1.060 / 1.062 / 1.063 / 0.727). ptxas at 6 rows stashed: 64 registers, 40 / 32 /
+  //! 16 / 56 bytes of stack (docs/design/scan.md, variants). 6 rows with the stash are the next
+  //! tuning once the GPU tests have run on them.
+  static constexpr int rows_segmented = 4;
   //! Rows of reduce_by_key (run items, the generic agent; values as in rows_segmented): 4.
   static constexpr int rows_runs = 4;
   //! Bytes a thread holds of types that do not load as vectors (at least one item).
@@ -67,10 +69,9 @@ struct tuning_sm90
   //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
   static constexpr int blocks_per_sm_segmented = 2;
   //! Scans by key (segmented_agent.cuh): warp 0 keeps its values in shared memory while it looks
-  //! back, so that the look-back's registers and the items' are not live together. On: at 4 rows u32
-  //! inclusive 0.894 -> 0.883 ms, exclusive 1.118 -> 1.114, f32 0.974 -> 0.877, u64 1.436 -> 1.222
-  //! (the same run as rows_segmented).
-  static constexpr bool segmented_stash = true;
+  //! back, so that the look-back's registers and the items' are not live together. Off, as tested;
+  //! on was faster in the variant binary (rows_segmented).
+  static constexpr bool segmented_stash = false;
   //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
   //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
   //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
