@@ -203,6 +203,15 @@ __device__ Word thread_lookback_walk(
   return exclusive;
 }
 
+//! One combination op(a, b) of warp_lookback_fold's ordered fold, never inlined, so that every step of
+//! every fold and every published inclusive prefix runs the same instructions (the operands in the
+//! same registers' order), whichever path the look-back took.
+template <class T, class Op>
+__device__ __noinline__ T lookback_fold_step(Op& op, T a, T b)
+{
+  return op(a, b);
+}
+
 //! Warp-wide look-back of tile `tile` (> 0) for a scan of values of T under the associative operator
 //! `op`, whose aggregate the caller (lane 0) has already published: finds the nearest predecessor
 //! with an inclusive prefix, combines it with the aggregates of the tiles after it, publishes this
@@ -225,6 +234,14 @@ __device__ Word thread_lookback_walk(
 //!    tile by tile, does every other.
 //! Lane l reads predecessor window_end - 1 - l; a window is used once every lane up to the nearest
 //! inclusive one has published something (its block is running: block_next_tile).
+//! The same bits also need op(x, y) to give the same bits at every step of the fold and at the
+//! publish of I_t = P_t (+) a_t, and an inlined operator does not: the compiler may give a commutative
+//! floating-point add its operands in either order at each place it is inlined, and where both are
+//! NaN the hardware returns one of them by position (double: an input's +NaN or inf + -inf's -NaN).
+//! A look-back that found I_s then returned another NaN than one that folded a_s itself (seen on the
+//! H200: reduce_by_key of doubles with NaN and infinities, a repeated call under compute-sanitizer).
+//! So every combination of the ordered fold runs in one function that is not inlined
+//! (lookback_fold_step): one set of instructions, whatever the path.
 template <bool Exact, int Capacity, unsigned BackoffNs = 0, class T, class Op>
 __device__ T warp_lookback_fold(const value_tile_state<T>& state,
                                 std::size_t tile,
@@ -315,13 +332,13 @@ __device__ T warp_lookback_fold(const value_tile_state<T>& state,
       acc                 = last[stop];
       for (int l = stop - 1; l >= 0; --l)
       {
-        acc = op(acc, last[l]);
+        acc = lookback_fold_step(op, acc, last[l]);
       }
       for (int k = windows - 1; k >= 0; --k)
       {
         for (int l = 31; l >= 0; --l)
         {
-          acc = op(acc, window[k * 32 + l]);
+          acc = lookback_fold_step(op, acc, window[k * 32 + l]);
         }
       }
     }
@@ -329,7 +346,14 @@ __device__ T warp_lookback_fold(const value_tile_state<T>& state,
   }
   if (lane == 0)
   {
-    state.publish(tile, tile_status::inclusive, op(acc, aggregate));
+    if constexpr (Exact)
+    {
+      state.publish(tile, tile_status::inclusive, op(acc, aggregate));
+    }
+    else
+    {
+      state.publish(tile, tile_status::inclusive, lookback_fold_step(op, acc, aggregate));
+    }
   }
   return acc;
 }
