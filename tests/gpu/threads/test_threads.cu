@@ -1,16 +1,22 @@
 // Process-wide state under host threads and errors (issue 15): many host threads on every GPU of
 // the machine mixing histograms whose shared-memory size differs per call (a process-wide kernel
-// attribute), copy_if (the thread's reused scratch) and sort; a stale error left by an unrelated
-// call; the thread's scratch following context switches without leaking.
+// attribute), copy_if, reduce_by_key and scans (the thread's reused scratch: its host word and its
+// device buffer) and sort; a stale error left by an unrelated call; the thread's scratch following
+// context switches without leaking.
 #include <sweep/copy_if.cuh>
 #include <sweep/histogram.cuh>
+#include <sweep/reduce_by_key.cuh>
+#include <sweep/scan.cuh>
 #include <sweep/sort.cuh>
 
 #include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/host_vector.h>
+#include <thrust/equal.h>
 #include <thrust/logical.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
 #include <thrust/sort.h>
 
 #include <common/test_utils.cuh>
@@ -52,6 +58,7 @@ struct workload
   std::vector<int> bins;                        // histogram sizes: below and above 48 KB of shared memory
   std::vector<thrust::host_vector<unsigned>> expected_counts;
   thrust::host_vector<std::uint32_t> expected_sorted;
+  thrust::device_vector<std::uint32_t> sorted_keys; // runs of equal keys for reduce_by_key
   std::size_t expected_odd = 0;
 };
 
@@ -85,6 +92,7 @@ void prepare(workload& w, int device, std::uint64_t seed)
   thrust::host_vector<std::uint32_t> sorted = host;
   std::sort(sorted.begin(), sorted.end());
   w.expected_sorted = sorted;
+  w.sorted_keys     = sorted;
   w.expected_odd    = static_cast<std::size_t>(std::count_if(host.begin(), host.end(), [](std::uint32_t x) {
     return (x & 1u) != 0;
   }));
@@ -142,6 +150,45 @@ void run_thread(const workload& w, int thread, int rounds, std::atomic<int>& fai
         }
       }
 
+      // reduce_by_key (the count through the thread's scratch host word, the tile state in its
+      // buffer where it fits) and scans (the buffer under par), small and large, on par and
+      // par_nosync, against stock Thrust on the same stream.
+      for (std::size_t m : {std::size_t(1000), std::size_t(70000), w.n})
+      {
+        const auto mp = static_cast<std::ptrdiff_t>(m);
+        const bool nosync = (thread + r) % 2 == 1;
+        auto rbk = [&](auto policy) {
+          return thrust::reduce_by_key(policy, w.sorted_keys.begin(), w.sorted_keys.begin() + mp, w.samples.begin(),
+                                       keys.begin(), selected.begin());
+        };
+        const auto got = nosync ? rbk(sweep::par_nosync.on(stream)) : rbk(sweep::par.on(stream));
+        thrust::device_vector<std::uint32_t> ek(m), ev(m);
+        const auto e = thrust::reduce_by_key(thrust::cuda::par.on(stream), w.sorted_keys.begin(),
+                                             w.sorted_keys.begin() + mp, w.samples.begin(), ek.begin(), ev.begin());
+        const auto segments = e.first - ek.begin();
+        if (got.first - keys.begin() != segments || got.second - selected.begin() != segments
+            || !thrust::equal(thrust::cuda::par.on(stream), ek.begin(), e.first, keys.begin())
+            || !thrust::equal(thrust::cuda::par.on(stream), ev.begin(), e.second, selected.begin()))
+        {
+          fail("reduce_by_key of " + std::to_string(m) + (nosync ? " on par_nosync" : " on par") + ", round "
+               + std::to_string(r));
+        }
+        if (nosync)
+        {
+          thrust::inclusive_scan(sweep::par_nosync.on(stream), w.samples.begin(), w.samples.begin() + mp, selected.begin());
+        }
+        else
+        {
+          thrust::inclusive_scan(sweep::par.on(stream), w.samples.begin(), w.samples.begin() + mp, selected.begin());
+        }
+        thrust::inclusive_scan(thrust::cuda::par.on(stream), w.samples.begin(), w.samples.begin() + mp, ev.begin());
+        if (!thrust::equal(thrust::cuda::par.on(stream), ev.begin(), ev.end(), selected.begin()))
+        {
+          fail("inclusive_scan of " + std::to_string(m) + (nosync ? " on par_nosync" : " on par") + ", round "
+               + std::to_string(r));
+        }
+      }
+
       thrust::copy(thrust::cuda::par.on(stream), w.samples.begin(), w.samples.end(), keys.begin());
       thrust::sort(sweep::par.on(stream), keys.begin(), keys.end());
       thrust::host_vector<std::uint32_t> sorted = keys;
@@ -160,7 +207,7 @@ void run_thread(const workload& w, int thread, int rounds, std::atomic<int>& fai
 
 } // namespace
 
-TEST_CASE("host threads on every GPU mix histogram sizes, copy_if and sort", "[threads]")
+TEST_CASE("host threads on every GPU mix histogram sizes, copy_if, reduce_by_key, scans and sort", "[threads]")
 {
   int devices = 0;
   REQUIRE(cudaGetDeviceCount(&devices) == cudaSuccess);

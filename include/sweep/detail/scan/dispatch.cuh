@@ -1,7 +1,8 @@
 // Host side of sweep's scan: plans the tiles, allocates and clears the tile state, launches the
 // single-pass kernel. One memset and one kernel (a lone tile: the kernel only, no temporary storage);
 // nothing is read back, so with par_nosync the call never waits for the GPU and can be captured into
-// a CUDA graph.
+// a CUDA graph. A call that waits for its stream anyway (sweep::par; reduce_by_key, which reads its
+// count back) keeps its tile state in the thread's call_scratch buffer instead of allocating it.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,7 @@
 #include <sweep/detail/lookback/value_tile_state.cuh>
 #include <sweep/detail/scan/kernels.cuh>
 #include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/util/call_scratch.hpp>
 #include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/kernel_tuning.cuh>
 #include <sweep/detail/util/policy.cuh>
@@ -41,8 +43,11 @@ bool aligned16(It it)
 //! Scans the n items at `input` into `output` with accumulator type T under `op` (Mode: inclusive or
 //! exclusive, with or without `init`). Contiguous iterators must already be unwrapped to raw
 //! pointers. Synchronizes the policy's stream only where the policy asks for it (synchronize_optional:
-//! sweep::par yes, par_nosync no). `name` names the public call in errors. Throws
-//! thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
+//! sweep::par yes, par_nosync no), or, with `caller_synchronizes`, not at all: the caller then must
+//! synchronize the stream before it returns or throws (reduce_by_key, which reads its count back),
+//! and the thread's call_scratch buffer (the tile state may be there) is not free until it has.
+//! `name` names the public call in errors. Throws thrust::system_error on CUDA errors and
+//! std::bad_alloc when temporary storage is exhausted.
 template <class T,
           class Mode,
           class Choice             = tuned,
@@ -57,7 +62,8 @@ __host__ void dispatch(execution_policy<Derived>& policy,
                        OutputIt output,
                        Op op,
                        const T& init,
-                       const char* name)
+                       const char* name,
+                       bool caller_synchronizes = false)
 {
   using params_t        = kernel_params<InputIt, OutputIt, T, Op>;
   using state_t         = value_tile_state<T>;
@@ -89,8 +95,18 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   // status words; its value words are written before they are read).
   const temp_layout<2> layout =
     lone ? temp_layout<2>{} : temp_layout<2>{sizeof(unsigned long long), state_t::bytes(plan.tiles, plan.stride)};
-  temp_storage<execution_policy<Derived>, 2> storage(policy, layout);
-  unsigned char* const temp = static_cast<unsigned char*>(storage.data());
+  // A call that waits for its stream before the thread's next call keeps the counter and state in the
+  // thread's call_scratch buffer where they fit and the policy brings no allocator: no allocation
+  // and free a call (as copy_if). Not on a capturing stream: a graph must not hold the buffer.
+  const bool waits = caller_synchronizes || synchronizes_optionally(policy);
+  call_scratch* const scratch =
+    !lone && waits && !has_allocator<Derived>::value && layout.total <= call_scratch::device_bytes
+        && !stream_may_be_capturing(stream)
+      ? thread_call_scratch()
+      : nullptr;
+  temp_storage<execution_policy<Derived>, 2> storage(policy, scratch != nullptr ? temp_layout<2>{} : layout);
+  unsigned char* const temp = scratch != nullptr ? static_cast<unsigned char*>(scratch->device_buffer)
+                                                 : static_cast<unsigned char*>(storage.data());
 
   params_t params{input, output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output)};
   if (!lone)
@@ -116,7 +132,10 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   // temporary storage goes back.
   const drain_stream_on_throw drain{stream};
   check_launch("sweep: scan_kernel launch");
-  synchronize_optional(policy, "sweep: scan: synchronizing");
+  if (!caller_synchronizes)
+  {
+    synchronize_optional(policy, "sweep: scan: synchronizing");
+  }
 }
 
 } // namespace scan_impl

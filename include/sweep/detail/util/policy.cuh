@@ -147,6 +147,15 @@ __host__ void synchronize_optional(thrust::cuda_cub::execution_policy<Derived>& 
   throw_on_error(thrust::cuda_cub::synchronize_optional(policy), what);
 }
 
+//! Whether synchronize_optional waits for the policy's stream (sweep::par and Thrust's synchronizing
+//! policies) or not (the nosync ones), asked as Thrust's own synchronize_optional asks it.
+template <class Derived>
+__host__ bool synchronizes_optionally(thrust::cuda_cub::execution_policy<Derived>& policy)
+{
+  using thrust::cuda_cub::must_perform_optional_stream_synchronization;
+  return must_perform_optional_stream_synchronization(static_cast<Derived&>(policy));
+}
+
 //! Synchronizes the policy's stream unconditionally (a result the host must read); throws.
 template <class Derived>
 __host__ void synchronize(thrust::cuda_cub::execution_policy<Derived>& policy, const char* what)
