@@ -16,20 +16,50 @@
 #include <thrust/copy.h>
 #include <thrust/scan.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 using namespace sweep_test;
 
 namespace
 {
 
-//! The by-key tile of accumulator type AccT in this binary on the current device.
+//! The by-key tile of accumulator type AccT in this binary on the current device: the inclusive
+//! scans', or the exclusive ones' (fewer rows: tuning.hpp, rows_segmented_shifted).
 template <class AccT>
-std::size_t by_key_tile()
+std::size_t by_key_tile(bool exclusive = false)
 {
-  return scan_tile<sweep::detail::scan_impl::segment_item<AccT>>();
+  namespace sc = sweep::detail::scan_impl;
+  return exclusive ? sc::tile_items_for<sc::segment_item<AccT>, true, sc::tuned_shifted>(tuned_arch())
+                   : sc::tile_items_for<sc::segment_item<AccT>, true, sc::tuned>(tuned_arch());
+}
+
+//! The edge sizes of both by-key tiles (inclusive and exclusive), in order, each once.
+template <class AccT>
+std::vector<std::size_t> by_key_sizes()
+{
+  std::vector<std::size_t> sizes = edge_sizes(by_key_tile<AccT>(false));
+  const std::vector<std::size_t> exclusive = edge_sizes(by_key_tile<AccT>(true));
+  sizes.insert(sizes.end(), exclusive.begin(), exclusive.end());
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+//! n around both by-key tiles of uint32: 1, tile - 1, tile + 1 and 37 tiles + 5 of each.
+std::vector<std::size_t> in_place_sizes()
+{
+  std::vector<std::size_t> sizes{1};
+  for (bool exclusive : {false, true})
+  {
+    const std::size_t tile = by_key_tile<std::uint32_t>(exclusive);
+    sizes.insert(sizes.end(), {tile - 1, tile + 1, 37 * tile + 5});
+  }
+  return sizes;
 }
 
 //! Key i: which run item i is in, for runs whose lengths are uniform in [1, 2 * mean - 1] (mean 1:
@@ -126,7 +156,7 @@ void check_by_key_sizes(const thrust::device_vector<K>& keys,
 TEST_CASE("scan by key of uint32 matches thrust in every call form (runs crossing tiles, all equal, all distinct)",
           "[scan][by_key]")
 {
-  const std::vector<std::size_t> sizes = edge_sizes(by_key_tile<std::uint32_t>());
+  const std::vector<std::size_t> sizes = by_key_sizes<std::uint32_t>();
   const std::size_t n                  = sizes.back();
   const auto values                    = random_vector<std::uint32_t>(n, test_seed() + 11);
   for (std::uint32_t mean : {8u, 0u, 1u, 3000u})
@@ -164,7 +194,7 @@ TEST_CASE("scan by key of other widths matches thrust (uint8 and int64 values, a
           "[scan][by_key]")
 {
   {
-    const std::vector<std::size_t> sizes = edge_sizes(by_key_tile<std::uint8_t>());
+    const std::vector<std::size_t> sizes = by_key_sizes<std::uint8_t>();
     const auto keys                      = run_keys(sizes.back(), 40);
     const auto values                    = random_vector<std::uint8_t>(sizes.back(), test_seed() + 12);
     check_by_key_sizes<std::uint8_t>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
@@ -174,7 +204,7 @@ TEST_CASE("scan by key of other widths matches thrust (uint8 and int64 values, a
   {
     // An int initial value: the accumulator is int (Thrust: the initial value's type), so the
     // segments' sums pass 255.
-    const std::vector<std::size_t> sizes = edge_sizes(by_key_tile<int>());
+    const std::vector<std::size_t> sizes = by_key_sizes<int>();
     const auto keys                      = run_keys(sizes.back(), 40);
     const auto values                    = random_vector<std::uint8_t>(sizes.back(), test_seed() + 13);
     check_by_key_sizes<int>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
@@ -182,7 +212,7 @@ TEST_CASE("scan by key of other widths matches thrust (uint8 and int64 values, a
     }, "u8 values exclusive into int, init 1000");
   }
   {
-    const std::vector<std::size_t> sizes = edge_sizes(by_key_tile<std::int64_t>());
+    const std::vector<std::size_t> sizes = by_key_sizes<std::int64_t>();
     const auto keys                      = run_keys(sizes.back(), 8);
     const auto values                    = random_vector<std::int64_t>(sizes.back(), test_seed() + 14);
     check_by_key_sizes<std::int64_t>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
@@ -196,7 +226,7 @@ TEST_CASE("scan by key of other widths matches thrust (uint8 and int64 values, a
 
 TEST_CASE("scan by key under a non-commutative operator keeps the order (affine maps, 12-byte items)", "[scan][by_key]")
 {
-  const std::vector<std::size_t> sizes = edge_sizes(by_key_tile<affine>());
+  const std::vector<std::size_t> sizes = by_key_sizes<affine>();
   const auto keys                      = run_keys(sizes.back(), 50);
   const auto values                    = generated_vector<affine>(sizes.back(), make_affine{test_seed()});
   check_by_key_sizes<affine>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
@@ -222,8 +252,7 @@ OutputIt scan_by_key_form(
 
 TEST_CASE("scan by key in place: over the values, and over the keys", "[scan][by_key][in_place]")
 {
-  const std::size_t tile = by_key_tile<std::uint32_t>();
-  for (std::size_t n : {std::size_t(1), tile - 1, tile + 1, 37 * tile + 5})
+  for (std::size_t n : in_place_sizes())
   {
     const auto keys   = run_keys(n, 8);
     const auto values = random_vector<std::uint32_t>(n, test_seed() + 15);
@@ -250,11 +279,10 @@ TEST_CASE("scan by key in place where only the overwritten input is a pointer: k
           "values under transformed keys",
           "[scan][by_key][in_place][iterators]")
 {
-  const std::size_t tile = by_key_tile<std::uint32_t>();
   const auto ones        = thrust::constant_iterator<std::uint32_t>(1);
   const auto fancy_keys  = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0),
                                                            [] __host__ __device__(std::uint32_t i) { return i / 3; });
-  for (std::size_t n : {std::size_t(1), tile - 1, tile + 1, 37 * tile + 5})
+  for (std::size_t n : in_place_sizes())
   {
     const auto keys   = run_keys(n, 8);
     const auto values = random_vector<std::uint32_t>(n, test_seed() + 17);
@@ -452,8 +480,11 @@ void require_generic_bits(KeysIt keys, ValuesIt values, std::size_t n, V init, O
   thrust::device_vector<V> generic(n + 4), flags(n + 4);
   poison(generic);
   poison(flags);
-  by_key_under<generic_segments, Exclusive>(keys, values, generic, n, init, op);
-  by_key_under<sc::tuned, Exclusive>(keys, values, flags, n, init, op);
+  // The exclusive forms at their own rows (tuned_shifted), the reference at the same.
+  using reference = std::conditional_t<Exclusive, sc::shifted_rows<generic_segments>, generic_segments>;
+  using tuned     = std::conditional_t<Exclusive, sc::tuned_shifted, sc::tuned>;
+  by_key_under<reference, Exclusive>(keys, values, generic, n, init, op);
+  by_key_under<tuned, Exclusive>(keys, values, flags, n, init, op);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   require_bitwise_equal(generic, flags, n, scan_label(what, n));
   require_poison_intact(flags, n, scan_label(what, n));
@@ -465,7 +496,7 @@ TEST_CASE("scans by key: the flag-word agent gives the generic agent's bits (flo
           "[scan][by_key][agent]")
 {
   const std::size_t tile = by_key_tile<float>();
-  std::vector<std::size_t> sizes = edge_sizes(tile);
+  std::vector<std::size_t> sizes = by_key_sizes<float>();
   sizes.push_back(300 * tile + 7);
   const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
   const auto values      = random_vector<float>(most, test_seed() + 21);

@@ -82,8 +82,19 @@ inline constexpr bool fold4_class = folds_in_order<T> && sizeof(T) == 4;
 //! forces.
 struct tuned
 {};
+//! The exclusive scans by key (shifted items, by_key.cuh): the scan's own tuning with their rows
+//! (Tuning::rows_segmented_shifted: fewer than the inclusive forms').
+struct tuned_shifted
+{};
+template <class Tuning>
+struct shifted_rows : Tuning
+{
+  static constexpr int rows_segmented = Tuning::rows_segmented_shifted;
+};
 template <class Choice, int Arch>
-using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value, tuning_for<Arch>, Choice>;
+using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value,
+                                     tuning_for<Arch>,
+                                     std::conditional_t<std::is_same<Choice, tuned_shifted>::value, shifted_rows<tuning_for<Arch>>, Choice>>;
 
 //! The shape of a scan tile of accumulator type T under Tuning. Item order (agent.cuh): warp w, row j,
 //! lane l, item v of the row's vector:
@@ -203,12 +214,12 @@ tile_dims tile_dims_for(int arch)
   });
 }
 
-//! Items of a tile of accumulator type T on architecture `arch`, over a pointer to T where VectorInput
-//! (tests size their inputs around it).
-template <class T, bool VectorInput = false>
+//! Items of a tile of accumulator type T on architecture `arch`, over a pointer to T where VectorInput,
+//! under the scan's own tuning or tuned_shifted (tests size their inputs around it).
+template <class T, bool VectorInput = false, class Choice = tuned>
 std::size_t tile_items_for(int arch)
 {
-  return static_cast<std::size_t>(tile_dims_for<T, tuned, VectorInput>(arch).tile_items);
+  return static_cast<std::size_t>(tile_dims_for<T, Choice, VectorInput>(arch).tile_items);
 }
 
 //! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the

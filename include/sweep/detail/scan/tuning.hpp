@@ -43,15 +43,18 @@ struct tuning_sm90
   static constexpr int rows_2byte = 4;
   static constexpr int rows_1byte = 4;
   //! Rows of a scan by key whose values load as vectors (plan.hpp, segment_vec: 4 items a row for
-  //! values of up to 4 bytes, 2 for 8-byte ones): 4, the shape whose GPU tests passed. Faster and
-  //! not yet tested (the variant binary, u32 keys, 2^28, medians of 15, the first of two passes, the
-  //! second within 1.5%; inclusive u32 runs of 8 / exclusive u32 / inclusive f32 / u64 values at
-  //! 2^27): 4 rows 0.894 / 1.118 / 0.974 / 1.436 ms; with segmented_stash 0.883 / 1.114 / 0.877 /
-  //! 1.222; 5 rows stashed 0.841 / 1.177 / 0.838 / 1.100; 6 rows stashed 0.831 / 1.147 / 0.837 /
-  //! 1.037 (CUB 1.060 / 1.062 / 1.063 / 0.727). ptxas at 6 rows stashed: 64 registers, 40 / 32 /
-  //! 16 / 56 bytes of stack (docs/design/scan.md, variants). 6 rows with the stash are the next
-  //! tuning once the GPU tests have run on them.
-  static constexpr int rows_segmented = 4;
+  //! values of up to 4 bytes, 2 for 8-byte ones), with segmented_stash: 6 for the inclusive scans,
+  //! 4 for the exclusive ones (rows_segmented_shifted: shifted items, plan.hpp, tuned_shifted). The
+  //! variant binary (docs/design/scan.md, variants), u32 keys, 2^28, medians of 15, the first of two
+  //! passes, the second within 1.5%; inclusive u32 runs of 8 / exclusive u32 / inclusive f32 / u64
+  //! values at 2^27: 4 rows 0.894 / 1.118 / 0.974 / 1.436 ms; 4 rows with segmented_stash 0.883 /
+  //! 1.114 / 0.877 / 1.222; 5 rows stashed 0.841 / 1.177 / 0.838 / 1.100; 6 rows stashed 0.831 /
+  //! 1.147 / 0.837 / 1.037 (CUB 1.060 / 1.062 / 1.063 / 0.727): 6 rows for every inclusive form,
+  //! where the exclusive one loses 3-5% against 4 (the library's kernels, sweep-bench in one run:
+  //! inclusive 0.900 -> 0.848 ms, exclusive 1.113 -> 1.159). ptxas at 6 rows stashed: 64 registers,
+  //! 40 / 32 / 16 / 56 bytes of stack.
+  static constexpr int rows_segmented         = 6;
+  static constexpr int rows_segmented_shifted = 4;
   //! Rows of reduce_by_key (run items, the generic agent; values as in rows_segmented): 4.
   static constexpr int rows_runs = 4;
   //! Bytes a thread holds of types that do not load as vectors (at least one item).
@@ -69,9 +72,10 @@ struct tuning_sm90
   //! u32/u32 kernels spilled 300-590 bytes a thread (ptxas, 8 rows of 8-byte items).
   static constexpr int blocks_per_sm_segmented = 2;
   //! Scans by key (segmented_agent.cuh): warp 0 keeps its values in shared memory while it looks
-  //! back, so that the look-back's registers and the items' are not live together. Off, as tested;
-  //! on was faster in the variant binary (rows_segmented).
-  static constexpr bool segmented_stash = false;
+  //! back, so that the look-back's registers and the items' are not live together: on (at 4 rows
+  //! u32 inclusive 0.894 -> 0.883 ms, exclusive 1.118 -> 1.114, f32 0.974 -> 0.877, u64 1.436 ->
+  //! 1.222, the run of rows_segmented).
+  static constexpr bool segmented_stash = true;
   //! Nanoseconds a tile's look-back warp sleeps after publishing its aggregate before the first poll,
   //! where there are more tiles than blocks: 1000 (u32 2^28: 0 / 250 / 500 / 1000 / 1500 / 3000 ns
   //! were 0.673 / 0.619 / 0.605 / 0.598 / 0.680 / 0.868 ms over two builds); 500 for the 1024-thread
@@ -145,13 +149,14 @@ using tuning_for = std::conditional_t<
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
 //! Bytes of warp 0's values that a scan by key keeps in shared memory at most (segmented_stash): 32
-//! lanes of rows_segmented rows of 16 bytes of values (plan.hpp, segment_vec: 4 values of up to 4
+//! lanes of rows_segmented (or rows_segmented_shifted) rows of 16 bytes of values (plan.hpp, segment_vec: 4 values of up to 4
 //! bytes, 2 of 8), or item_bytes where a lane holds rows of one item.
 template <class Tuning>
 constexpr std::size_t stash_bytes_at_most()
 {
-  return 32 * static_cast<std::size_t>(Tuning::rows_segmented * row_bytes > Tuning::item_bytes ? Tuning::rows_segmented * row_bytes
-                                                                                                : Tuning::item_bytes);
+  constexpr int rows = Tuning::rows_segmented > Tuning::rows_segmented_shifted ? Tuning::rows_segmented
+                                                                              : Tuning::rows_segmented_shifted;
+  return 32 * static_cast<std::size_t>(rows * row_bytes > Tuning::item_bytes ? rows * row_bytes : Tuning::item_bytes);
 }
 
 //! Static shared memory a block takes at most: the fold windows, one value a warp (the warps'
@@ -192,7 +197,7 @@ constexpr bool fits(const arch_limits& limits)
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
       && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1
-      && Tuning::rows_runs >= 1;
+      && Tuning::rows_segmented_shifted >= 1 && Tuning::rows_runs >= 1;
 }
 
 static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
