@@ -235,13 +235,13 @@ __device__ __noinline__ T lookback_fold_step(Op& op, T a, T b)
 //! Lane l reads predecessor window_end - 1 - l; a window is used once every lane up to the nearest
 //! inclusive one has published something (its block is running: block_next_tile).
 //! The same bits also need op(x, y) to give the same bits at every step of the fold and at the
-//! publish of I_t = P_t (+) a_t, and an inlined operator does not: the compiler may give a commutative
-//! floating-point add its operands in either order at each place it is inlined, and where both are
-//! NaN the hardware returns one of them by position (double: an input's +NaN or inf + -inf's -NaN).
-//! A look-back that found I_s then returned another NaN than one that folded a_s itself (seen on the
-//! H200: reduce_by_key of doubles with NaN and infinities, a repeated call under compute-sanitizer).
-//! So every combination of the ordered fold runs in one function that is not inlined
-//! (lookback_fold_step): one set of instructions, whatever the path.
+//! publish of I_t = P_t (+) a_t, which an inlined operator does not promise: the compiler may give a
+//! commutative floating-point add its operands in either order at each place it is inlined, and where
+//! both are NaN an add returns one of them by position, so a look-back that found I_s could return
+//! another NaN than one that folded a_s itself. (The likely cause of a failure seen on the H200: a
+//! repeated reduce_by_key of doubles with NaN and infinities under compute-sanitizer gave +NaN where
+//! the first call gave -NaN.) So every combination of the ordered fold runs in one function that is
+//! not inlined (lookback_fold_step): one set of instructions, whatever the path.
 template <bool Exact, int Capacity, unsigned BackoffNs = 0, class T, class Op>
 __device__ T warp_lookback_fold(const value_tile_state<T>& state,
                                 std::size_t tile,
