@@ -149,8 +149,9 @@ using tuning_for = std::conditional_t<
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
 //! Bytes of warp 0's values that a scan by key keeps in shared memory at most (segmented_stash): 32
-//! lanes of rows_segmented (or rows_segmented_shifted) rows of 16 bytes of values (plan.hpp, segment_vec: 4 values of up to 4
-//! bytes, 2 of 8), or item_bytes where a lane holds rows of one item.
+//! lanes of the more of rows_segmented and rows_segmented_shifted rows of 16 bytes of values
+//! (plan.hpp, segment_vec: 4 values of up to 4 bytes, 2 of 8), or item_bytes where a lane holds rows
+//! of one item.
 template <class Tuning>
 constexpr std::size_t stash_bytes_at_most()
 {
