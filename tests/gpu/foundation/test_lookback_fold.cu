@@ -6,7 +6,8 @@
 // descending (each folds every aggregate back to tile 0) and random orders (mixes). Values: floats,
 // doubles and reduce_by_key's (double, head count) items, full of NaN of both signs and payloads and
 // infinities, where an operator inlined with its operands in another order at another place gives
-// another NaN (the reason for lookback_fold_step); finite values against the same fold on the host.
+// another NaN (the reason the fold calls op at one place); finite values against the same fold on
+// the host.
 #include <sweep/detail/lookback/lookback.cuh>
 #include <sweep/detail/lookback/value_tile_state.cuh>
 #include <sweep/detail/scan/reduce_by_key.cuh>

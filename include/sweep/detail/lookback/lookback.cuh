@@ -203,15 +203,6 @@ __device__ Word thread_lookback_walk(
   return exclusive;
 }
 
-//! One combination op(a, b) of warp_lookback_fold's ordered fold, never inlined, so that every step of
-//! every fold and every published inclusive prefix runs the same instructions (the operands in the
-//! same registers' order), whichever path the look-back took.
-template <class T, class Op>
-__device__ __noinline__ T lookback_fold_step(Op& op, T a, T b)
-{
-  return op(a, b);
-}
-
 //! Warp-wide look-back of tile `tile` (> 0) for a scan of values of T under the associative operator
 //! `op`, whose aggregate the caller (lane 0) has already published: finds the nearest predecessor
 //! with an inclusive prefix, combines it with the aggregates of the tiles after it, publishes this
@@ -238,10 +229,12 @@ __device__ __noinline__ T lookback_fold_step(Op& op, T a, T b)
 //! publish of I_t = P_t (+) a_t, which an inlined operator does not promise: the compiler may give a
 //! commutative floating-point add its operands in either order at each place it is inlined, and where
 //! both are NaN an add returns one of them by position, so a look-back that found I_s could return
-//! another NaN than one that folded a_s itself. (The likely cause of a failure seen on the H200: a
-//! repeated reduce_by_key of doubles with NaN and infinities under compute-sanitizer gave +NaN where
-//! the first call gave -NaN.) So every combination of the ordered fold runs in one function that is
-//! not inlined (lookback_fold_step): one set of instructions, whatever the path.
+//! another NaN than one that folded a_s itself (an f64 add of two NaNs returns one of them by
+//! position). So lane 0 runs the whole fold, the publish's step included, in one loop unrolled U times
+//! and not more, whose steps are aligned on the tiles' indices: a_s is always folded at place s % U, so
+//! op(P_s, a_s) runs at the same instructions on every path. (A non-inlined function for op did the
+//! same at a call a step: f32 exclusive scans at 2^28 went 0.57 -> 0.75 ms and the 16-byte affine
+//! scan 4.79 -> 8.76 ms on the H200, docs/design/scan.md.)
 template <bool Exact, int Capacity, unsigned BackoffNs = 0, class T, class Op>
 __device__ T warp_lookback_fold(const value_tile_state<T>& state,
                                 std::size_t tile,
@@ -328,31 +321,51 @@ __device__ T warp_lookback_fold(const value_tile_state<T>& state,
     __syncwarp();
     if (lane == 0)
     {
-      const T* const last = window + windows * 32;
-      acc                 = last[stop];
-      for (int l = stop - 1; l >= 0; --l)
+      // Tile s's aggregate is folded at place s % U of the unrolled loop, whichever tile folds it, so
+      // op(P_s, a_s) runs at the same instructions for every tile and for tile s's own publish. The
+      // loop's steps count u = s - base from a multiple of U; a group's steps in (lo, hi] are on.
+      constexpr int U          = sizeof(T) <= 8 ? 8 : 4;
+      constexpr unsigned all   = (1u << U) - 1u;
+      const long long first    = static_cast<long long>(tile) - 1 - (windows * 32 + stop); // has I_first
+      const long long base     = (first + 1) & ~static_cast<long long>(U - 1);
+      const int lo             = static_cast<int>(first - base);
+      const int hi             = static_cast<int>(static_cast<long long>(tile) - base);
+      acc                      = window[hi - 1 - lo];
+      T before                 = acc;
+#pragma unroll 1
+      for (int u0 = 0; u0 <= hi; u0 += U)
       {
-        acc = lookback_fold_step(op, acc, last[l]);
-      }
-      for (int k = windows - 1; k >= 0; --k)
-      {
-        for (int l = 31; l >= 0; --l)
+        const int after_lo = lo - u0 + 1; // first step on
+        const int last     = hi - u0;     // last step on (this tile's aggregate where < U)
+        unsigned on        = after_lo > 0 ? all & (all << after_lo) : all;
+        on &= last < U - 1 ? (2u << last) - 1u : all;
+        const unsigned loads = last < U ? on & ~(1u << last) : on;
+        T x[U];
+#pragma unroll
+        for (int j = 0; j < U; ++j)
         {
-          acc = lookback_fold_step(op, acc, window[k * 32 + l]);
+          x[j] = (loads >> j) & 1u ? window[last - 1 - j] : aggregate;
+        }
+#pragma unroll
+        for (int j = 0; j < U; ++j)
+        {
+          if ((on >> j) & 1u)
+          {
+            before = acc;
+            acc    = op(acc, x[j]);
+          }
         }
       }
+      state.publish(tile, tile_status::inclusive, acc);
+      acc = before;
     }
     __syncwarp(); // `window` is read before the caller reuses it
   }
-  if (lane == 0)
+  else
   {
-    if constexpr (Exact)
+    if (lane == 0)
     {
       state.publish(tile, tile_status::inclusive, op(acc, aggregate));
-    }
-    else
-    {
-      state.publish(tile, tile_status::inclusive, lookback_fold_step(op, acc, aggregate));
     }
   }
   return acc;
