@@ -228,11 +228,11 @@ __device__ Word thread_lookback_walk(
 //! The same bits also need op(x, y) to give the same bits at every step of the fold and at the
 //! publish of I_t = P_t (+) a_t, which an inlined operator does not promise: the compiler may give a
 //! commutative floating-point add its operands in either order at each place it is inlined, and where
-//! both are NaN an add returns one of them by position, so a look-back that found I_s could return
-//! another NaN than one that folded a_s itself (an f64 add of two NaNs returns one of them by
-//! position). So lane 0 runs the whole fold, the publish's step included, in one loop unrolled U times
-//! and not more, whose steps are aligned on the tiles' indices: a_s is always folded at place s % U, so
-//! op(P_s, a_s) runs at the same instructions on every path. (A non-inlined function for op did the
+//! both are NaN an f64 add returns one of them by position, so a look-back that found I_s could
+//! return another NaN than one that folded a_s itself. So lane 0 runs the whole fold, the publish's
+//! step included, in one loop unrolled U times and not more, whose steps are aligned on the tiles'
+//! indices: a_s is always folded at place s % U, so op(P_s, a_s) runs at the same instructions on
+//! every path. (A non-inlined function for op did the
 //! same at a call a step: f32 exclusive scans at 2^28 went 0.57 -> 0.75 ms and the 16-byte affine
 //! scan 4.79 -> 8.76 ms on the H200, docs/design/scan.md.)
 template <bool Exact, int Capacity, unsigned BackoffNs = 0, class T, class Op>
