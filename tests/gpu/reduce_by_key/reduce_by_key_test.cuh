@@ -30,6 +30,26 @@ inline std::string rbk_label(const std::string& what, run_shape shape, std::size
   return what + ", " + run_name(shape) + ", n=" + std::to_string(n);
 }
 
+//! A new run at item i unless a hash of i is 0 mod 4: runs of one item, with some of two or more, so
+//! that in a row of a tile some lanes' items all end segments (run_output::store_rows stores those
+//! as vectors) and the lanes beside them hold segments that start in another lane.
+struct mostly_distinct_head
+{
+  std::uint64_t seed;
+  __host__ __device__ std::uint64_t operator()(std::uint64_t i) const
+  {
+    return i != 0 && mix64(i ^ mix64(seed)) % 4 != 0 ? 1 : 0;
+  }
+};
+
+//! ids[i]: the run item i is in, runs as mostly_distinct_head says.
+inline thrust::device_vector<std::uint64_t> mostly_distinct_run_ids(std::size_t n, std::uint64_t seed)
+{
+  auto ids = generated_vector<std::uint64_t>(n, mostly_distinct_head{seed});
+  thrust::inclusive_scan(thrust::device, ids.begin(), ids.end(), ids.begin());
+  return ids;
+}
+
 //! reduce_by_key(policy, keys, keys + n, values, keys_out, values_out, eq_op...) against
 //! thrust::device into poisoned outputs of n + 4 keys of KOut and values of VOut. eq_op: nothing,
 //! the key equality, or the key equality and the value operator.

@@ -3,7 +3,8 @@
 // with a key equality; with a key equality and a value operator): runs of length 1, of 8 on average,
 // of 100000 (crossing many tiles) and all equal, at the edge sizes of the key's copy_if tile; values
 // of 1 byte summed into a 4-byte output (Thrust accumulates in the input's value type); more than 300
-// tiles ([slow]).
+// tiles ([slow]); runs mostly of one item, where some lanes of a row store their segments as vectors
+// and the lanes beside them item by item.
 #include "reduce_by_key_test.cuh"
 
 using namespace sweep_test;
@@ -26,7 +27,33 @@ void reduce_of_runs(const char* name, const std::vector<std::size_t>& sizes, Op 
   }
 }
 
+//! Keys in runs of mostly one item (mostly_distinct_run_ids): the lanes whose items all end segments
+//! store them as vectors beside lanes that store item by item.
+template <class K, class V, class Op>
+void reduce_of_mostly_distinct(const char* name, const std::vector<std::size_t>& sizes, Op op)
+{
+  const auto values = random_vector<V>(sizes.back(), test_seed() + 73);
+  const auto keys   = items_of_runs<K>(mostly_distinct_run_ids(sizes.back(), test_seed() + 74), run_value<K>{test_seed() + 75});
+  for (std::size_t n : sizes)
+  {
+    check_reduce_by_key_forms<K, V>(keys.begin(), values.begin(), n, ::cuda::std::equal_to<K>{}, op,
+                                    std::string(name) + ", runs mostly of 1, n=" + std::to_string(n));
+  }
+}
+
 } // namespace
+
+TEST_CASE("reduce_by_key of keys in runs mostly of one item matches thrust", "[reduce_by_key][int][vector_tails]")
+{
+  reduce_of_mostly_distinct<std::uint8_t, std::uint32_t>("uint8/uint32", compaction_sizes<std::uint8_t>(),
+                                                         op_bit_xor<std::uint32_t>{});
+  reduce_of_mostly_distinct<std::int16_t, std::int64_t>("int16/int64", compaction_sizes<std::int16_t>(),
+                                                        op_minimum<std::int64_t>{});
+  reduce_of_mostly_distinct<std::int32_t, std::int32_t>("int32/int32", compaction_sizes<std::int32_t>(),
+                                                        op_maximum<std::int32_t>{});
+  reduce_of_mostly_distinct<std::uint64_t, std::uint16_t>("uint64/uint16", compaction_sizes<std::uint64_t>(),
+                                                          op_plus<std::uint16_t>{});
+}
 
 TEST_CASE("reduce_by_key of uint8 keys and uint32 values matches thrust", "[reduce_by_key][int]")
 {

@@ -173,36 +173,45 @@ template <class K, class V>
 void misaligned(const char* name)
 {
   const std::size_t tile = copy_if_tile<K>();
-  const auto keys = items_of_runs<K>(run_ids(3 * tile + 64, run_shape::short_runs, test_seed() + 98), run_value<K>{test_seed()});
   const auto values = random_vector<V>(3 * tile + 64, test_seed() + 99);
-  for (std::size_t offset : {1u, 3u, 7u, 15u})
+  // Runs of 8 on average, of one item (every lane's items end segments: the vector stores, which the
+  // outputs' offsets misalign), and mostly of one item.
+  for (int shape = 0; shape < 3; ++shape)
   {
-    for (std::size_t out_offset : {0u, 1u, 5u})
+    const auto keys = items_of_runs<K>(shape == 0   ? run_ids(3 * tile + 64, run_shape::short_runs, test_seed() + 98)
+                                       : shape == 1 ? run_ids(3 * tile + 64, run_shape::distinct, 0)
+                                                    : mostly_distinct_run_ids(3 * tile + 64, test_seed() + 97),
+                                       run_value<K>{test_seed()});
+    for (std::size_t offset : {0u, 1u, 3u, 7u, 15u})
     {
-      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - offset, 3 * tile - 9})
+      for (std::size_t out_offset : {0u, 1u, 5u})
       {
-        const std::string what = std::string(name) + " in+" + std::to_string(offset) + " out+"
-                               + std::to_string(out_offset) + ", n=" + std::to_string(n);
-        INFO(what << ", seed = " << test_seed());
-        const K* k = thrust::raw_pointer_cast(keys.data()) + offset;
-        const V* v = thrust::raw_pointer_cast(values.data()) + offset;
-        thrust::device_vector<K> ek(n + out_offset + 4), ak(n + out_offset + 4);
-        thrust::device_vector<V> ev(n + out_offset + 4), av(n + out_offset + 4);
-        poison(ek);
-        poison(ak);
-        poison(ev);
-        poison(av);
-        const auto e = thrust::reduce_by_key(thrust::device, k, k + n, v, thrust::raw_pointer_cast(ek.data()) + out_offset,
-                                             thrust::raw_pointer_cast(ev.data()) + out_offset);
-        const auto a = thrust::reduce_by_key(sweep::par, k, k + n, v, thrust::raw_pointer_cast(ak.data()) + out_offset,
-                                             thrust::raw_pointer_cast(av.data()) + out_offset);
-        const std::size_t segments = static_cast<std::size_t>(e.first - (thrust::raw_pointer_cast(ek.data()) + out_offset));
-        REQUIRE(static_cast<std::size_t>(a.first - (thrust::raw_pointer_cast(ak.data()) + out_offset)) == segments);
-        REQUIRE(static_cast<std::size_t>(a.second - (thrust::raw_pointer_cast(av.data()) + out_offset)) == segments);
-        require_bitwise_equal(ek, ak, out_offset + segments, "keys " + what);
-        require_bitwise_equal(ev, av, out_offset + segments, "values " + what);
-        require_poison_intact(ak, out_offset + segments, "keys " + what);
-        require_poison_intact(av, out_offset + segments, "values " + what);
+        for (std::size_t n : {std::size_t(1), std::size_t(17), tile - offset, 3 * tile - 9})
+        {
+          const std::string what = std::string(name) + (shape == 0 ? ", runs of 8" : shape == 1 ? ", distinct" : ", runs mostly of 1")
+                                 + " in+" + std::to_string(offset) + " out+"
+                                 + std::to_string(out_offset) + ", n=" + std::to_string(n);
+          INFO(what << ", seed = " << test_seed());
+          const K* k = thrust::raw_pointer_cast(keys.data()) + offset;
+          const V* v = thrust::raw_pointer_cast(values.data()) + offset;
+          thrust::device_vector<K> ek(n + out_offset + 4), ak(n + out_offset + 4);
+          thrust::device_vector<V> ev(n + out_offset + 4), av(n + out_offset + 4);
+          poison(ek);
+          poison(ak);
+          poison(ev);
+          poison(av);
+          const auto e = thrust::reduce_by_key(thrust::device, k, k + n, v, thrust::raw_pointer_cast(ek.data()) + out_offset,
+                                               thrust::raw_pointer_cast(ev.data()) + out_offset);
+          const auto a = thrust::reduce_by_key(sweep::par, k, k + n, v, thrust::raw_pointer_cast(ak.data()) + out_offset,
+                                               thrust::raw_pointer_cast(av.data()) + out_offset);
+          const std::size_t segments = static_cast<std::size_t>(e.first - (thrust::raw_pointer_cast(ek.data()) + out_offset));
+          REQUIRE(static_cast<std::size_t>(a.first - (thrust::raw_pointer_cast(ak.data()) + out_offset)) == segments);
+          REQUIRE(static_cast<std::size_t>(a.second - (thrust::raw_pointer_cast(av.data()) + out_offset)) == segments);
+          require_bitwise_equal(ek, ak, out_offset + segments, "keys " + what);
+          require_bitwise_equal(ev, av, out_offset + segments, "values " + what);
+          require_poison_intact(ak, out_offset + segments, "keys " + what);
+          require_poison_intact(av, out_offset + segments, "values " + what);
+        }
       }
     }
   }
