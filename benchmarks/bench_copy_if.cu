@@ -1,22 +1,59 @@
+// The card's ceiling (a device-to-device copy) and copy_if. Each section in a namespace of its own
+// (one translation unit for several files' benchmarks: each unit's Thrust and CUB headers cost about
+// 18 s of CPU).
+#include "bench_common.cuh"
+
+#include <thrust/device_vector.h>
+#include <sweep/copy_if.cuh>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <cub/device/device_select.cuh>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+// --------------------------------------------------------------------------------------------------
+// The card's ceiling: a device-to-device copy (bytes read + bytes written), measured in the same run.
+
+namespace bench_copy
+{
+
+namespace
+{
+
+void bench_copy(benchmark::State& state)
+{
+  const std::size_t bytes = static_cast<std::size_t>(state.range(0));
+  thrust::device_vector<unsigned char> src(bytes), dst(bytes);
+  sweep_bench::check_cuda(cudaMemset(thrust::raw_pointer_cast(src.data()), 0x5a, bytes), "memset");
+  cudaStream_t stream = 0;
+  sweep_bench::time_region(state, stream, [&] {
+    sweep_bench::check_cuda(cudaMemcpyAsync(thrust::raw_pointer_cast(dst.data()),
+                                            thrust::raw_pointer_cast(src.data()),
+                                            bytes,
+                                            cudaMemcpyDeviceToDevice,
+                                            stream),
+                            "cudaMemcpyAsync");
+  });
+  sweep_bench::set_throughput(state, static_cast<double>(bytes), 2.0 * static_cast<double>(bytes));
+}
+
+} // namespace
+
+BENCHMARK(bench_copy)->Name("copy/d2d/cuda")->Arg(std::int64_t(1) << 31)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+} // namespace bench_copy
+
+// --------------------------------------------------------------------------------------------------
 // copy_if: sweep::par vs thrust::device vs cub::DeviceSelect::If (temp storage preallocated; `int` and
 // 64-bit counts, cub_i32 and cub_i64), same data, checked for equal results before anything is timed.
 //   copy_if/float_gt0/<impl>/<n>            float, keep x > 0 (~50%), n = 2^24, 1e8, 2^28
 //   copy_if/<type>_keep<pct>/<impl>/<n>     1, 4, 8, 16-byte values x 0/5/50/95/100% kept
 //   copy_if/latency_float_gt0/<impl>/<n>    whole call including the count on the host, 2^12..2^24
 //                                           (cub: its kernel plus the count copied to the host)
-#include "bench_common.cuh"
 
-#include <sweep/copy_if.cuh>
-
-#include <thrust/copy.h>
-#include <thrust/device_vector.h>
-#include <thrust/execution_policy.h>
-
-#include <cub/device/device_select.cuh>
-
-#include <algorithm>
-#include <cstdint>
-#include <string>
+namespace bench_copy_if
+{
 
 namespace
 {
@@ -295,3 +332,5 @@ const bool registered = [] {
 }();
 
 } // namespace
+
+} // namespace bench_copy_if

@@ -12,7 +12,7 @@ namespace sweep
 
 //! How block_histogram keeps invalid items out of the counts. guard_bin is the default, chosen by
 //! measurement: on an H200, 2^28 uint8 samples into 256 bins with every tile partial (the worst case),
-//! guard_bin took 0.243 ms and subtract_padding 0.246 ms (benchmarks/bench_block_histogram.cu).
+//! guard_bin took 0.243 ms and subtract_padding 0.246 ms (benchmarks/bench_histogram.cu).
 enum class block_histogram_tail
 {
   //! Invalid items add to a guard counter in the primitive's temp storage, which is dropped:

@@ -1,6 +1,5 @@
 // The cases every forced tile schedule of copy_if runs against stock Thrust (test_copy_if_schedules.cu:
-// in order, pipelined, bulk; test_copy_if_specialized.cu: specialised; two files so that they compile
-// side by side): every load path, edge sizes, more tiles than the GPU holds blocks, misaligned
+// in order, pipelined, bulk, and the specialised schedule): every load path, edge sizes, more tiles than the GPU holds blocks, misaligned
 // starts, stencils, discard outputs, and a count past 2^31.
 #pragma once
 

@@ -1,10 +1,12 @@
 // Shared checks of the partition GPU tests. Each runs one of stable_partition_copy, stable_partition
-// (in place), partition_copy, partition (in place), with or without a stencil, on a sweep policy and
-// on thrust::device over the same input (in-place forms: each on its own copy) and requires the same
-// returned ends. The stable forms must give bitwise the same outputs; the others (whose order Thrust
-// does not promise) the same items on each side in any order, every item of the first side
-// satisfying the predicate and none of the second (where the predicate applies to the items: without
-// a stencil). Nothing may be written after either returned end (in place: after the range).
+// (in place), partition_copy, partition (in place), with or without a stencil, on a sweep policy, and
+// thrust::stable_partition_copy on thrust::device over the same input (partition_reference: one
+// reference for all four forms), and requires the same returned ends. The stable forms must give
+// bitwise the same outputs (in place: the reference's two sides one after the other); the others
+// (whose order Thrust does not promise) the same items on each side in any order, every item of the
+// first side satisfying the predicate and none of the second (where the predicate applies to the
+// items: without a stencil). Nothing may be written after either returned end (in place: after the
+// range).
 #pragma once
 
 #include <common/compaction_test.cuh>
@@ -79,45 +81,73 @@ void require_sides(ItemIt first, std::size_t count, RestIt rest, std::size_t res
   CHECK(thrust::none_of(thrust::device, rest, rest + static_cast<std::ptrdiff_t>(rest_count), pred));
 }
 
-//! stable_partition_copy (Stable) or partition_copy on `policy` against thrust::device, into poisoned
+//! The expected result of every partition form of [first, first + n): thrust::stable_partition_copy
+//! on thrust::device into `selected` and `rejected` (n items each). partition_copy and
+//! stable_partition_copy run the same Thrust code, and the in-place forms' result is the two sides one
+//! after the other, so one reference call a type, predicate and input serves all four forms: it halves
+//! the reference kernels the tests compile (each Thrust form is a kernel set of its own).
+template <class T>
+struct partition_reference
+{
+  thrust::device_vector<T> selected, rejected;
+  std::size_t count = 0; //!< the number selected
+
+  template <class It, class StencilIt, class Pred>
+  partition_reference(It first, std::size_t n, StencilIt stencil, Pred pred)
+      : selected(n)
+      , rejected(n)
+  {
+    const auto last = first + static_cast<std::ptrdiff_t>(n);
+    const auto e    = stable_partition_copy_form(thrust::device, first, last, stencil, selected.begin(), rejected.begin(), pred);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    count = static_cast<std::size_t>(e.first - selected.begin());
+    REQUIRE(static_cast<std::size_t>(e.second - rejected.begin()) == n - count);
+  }
+
+  //! The two sides one after the other: what stable_partition leaves in place.
+  thrust::host_vector<T> in_place(std::size_t n) const
+  {
+    thrust::host_vector<T> all(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(count));
+    all.insert(all.end(), rejected.begin(), rejected.begin() + static_cast<std::ptrdiff_t>(n - count));
+    return all;
+  }
+};
+
+//! stable_partition_copy (Stable) or partition_copy on `policy` against the reference, into poisoned
 //! outputs of n + 4 items each.
 template <bool Stable, class T, class Policy, class It, class StencilIt, class Pred>
 void check_partition_copy(Policy policy, It first, std::size_t n, StencilIt stencil, Pred pred, const std::string& what)
 {
-  thrust::device_vector<T> e_true(n + 4), e_false(n + 4), a_true(n + 4), a_false(n + 4);
-  poison(e_true);
-  poison(e_false);
+  const partition_reference<T> e(first, n, stencil, pred);
+  thrust::device_vector<T> a_true(n + 4), a_false(n + 4);
   poison(a_true);
   poison(a_false);
   const auto last = first + static_cast<std::ptrdiff_t>(n);
   const std::string name = (Stable ? "stable_partition_copy " : "partition_copy ") + what;
-  auto call = [&](auto p, thrust::device_vector<T>& t, thrust::device_vector<T>& f) {
+  const auto a = [&] {
     if constexpr (Stable)
     {
-      return stable_partition_copy_form(p, first, last, stencil, t.begin(), f.begin(), pred);
+      return stable_partition_copy_form(policy, first, last, stencil, a_true.begin(), a_false.begin(), pred);
     }
     else
     {
-      return partition_copy_form(p, first, last, stencil, t.begin(), f.begin(), pred);
+      return partition_copy_form(policy, first, last, stencil, a_true.begin(), a_false.begin(), pred);
     }
-  };
-  const auto e = call(thrust::device, e_true, e_false);
-  const auto a = call(policy, a_true, a_false);
+  }();
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   INFO(name << ", seed = " << test_seed());
-  const std::size_t selected = static_cast<std::size_t>(e.first - e_true.begin());
-  REQUIRE(static_cast<std::size_t>(e.second - e_false.begin()) == n - selected);
+  const std::size_t selected = e.count;
   REQUIRE(static_cast<std::size_t>(a.first - a_true.begin()) == selected);
   REQUIRE(static_cast<std::size_t>(a.second - a_false.begin()) == n - selected);
   if constexpr (Stable)
   {
-    require_bitwise_equal(e_true, a_true, selected, name + " selected");
-    require_bitwise_equal(e_false, a_false, n - selected, name + " rejected");
+    require_bitwise_equal(e.selected, a_true, selected, name + " selected");
+    require_bitwise_equal(e.rejected, a_false, n - selected, name + " rejected");
   }
   else
   {
-    require_same_items<T>(e_true.begin(), a_true.begin(), selected, name + " selected");
-    require_same_items<T>(e_false.begin(), a_false.begin(), n - selected, name + " rejected");
+    require_same_items<T>(e.selected.begin(), a_true.begin(), selected, name + " selected");
+    require_same_items<T>(e.rejected.begin(), a_false.begin(), n - selected, name + " rejected");
     if constexpr (std::is_same<StencilIt, no_stencil>::value)
     {
       require_sides(a_true.begin(), selected, a_false.begin(), n - selected, pred, name);
@@ -127,40 +157,39 @@ void check_partition_copy(Policy policy, It first, std::size_t n, StencilIt sten
   require_poison_intact(a_false, n - selected, name + " rejected");
 }
 
-//! stable_partition (Stable) or partition in place on a copy of [first, first + n) against
-//! thrust::device on another copy: the same partition point; stable: the same items in the same
-//! order; else the same items on each side, the sides as the predicate says; the guard untouched.
+//! stable_partition (Stable) or partition in place on a copy of [first, first + n) against the
+//! reference: the same partition point; stable: the same items in the same order; else the same items
+//! on each side, the sides as the predicate says; the guard untouched.
 template <bool Stable, class T, class Policy, class It, class StencilIt, class Pred>
 void check_partition_in_place(Policy policy, It first, std::size_t n, StencilIt stencil, Pred pred, const std::string& what)
 {
-  auto expected = guarded_copy<T>(first, n);
+  const partition_reference<T> e(first, n, stencil, pred);
   auto actual   = guarded_copy<T>(first, n);
   const auto np = static_cast<std::ptrdiff_t>(n);
   const std::string name = (Stable ? "stable_partition " : "partition ") + what;
-  auto call = [&](auto p, thrust::device_vector<T>& v) {
+  const auto a = [&] {
     if constexpr (Stable)
     {
-      return stable_partition_form(p, v.begin(), v.begin() + np, stencil, pred);
+      return stable_partition_form(policy, actual.begin(), actual.begin() + np, stencil, pred);
     }
     else
     {
-      return partition_form(p, v.begin(), v.begin() + np, stencil, pred);
+      return partition_form(policy, actual.begin(), actual.begin() + np, stencil, pred);
     }
-  };
-  const auto e = call(thrust::device, expected);
-  const auto a = call(policy, actual);
+  }();
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   INFO(name << ", seed = " << test_seed());
-  const std::size_t selected = static_cast<std::size_t>(e - expected.begin());
+  const std::size_t selected = e.count;
   REQUIRE(static_cast<std::size_t>(a - actual.begin()) == selected);
   if constexpr (Stable)
   {
-    require_bitwise_equal(expected, actual, n, name);
+    const thrust::host_vector<T> got(actual.begin(), actual.begin() + np);
+    require_bitwise_equal(e.in_place(n), got, n, name);
   }
   else
   {
-    require_same_items<T>(expected.begin(), actual.begin(), selected, name + " selected");
-    require_same_items<T>(e, a, n - selected, name + " rejected");
+    require_same_items<T>(e.selected.begin(), actual.begin(), selected, name + " selected");
+    require_same_items<T>(e.rejected.begin(), a, n - selected, name + " rejected");
     if constexpr (std::is_same<StencilIt, no_stencil>::value)
     {
       require_sides(actual.begin(), selected, a, n - selected, pred, name);

@@ -1,7 +1,8 @@
 // Shared checks of the remove GPU tests: each runs one of remove, remove_if (with or without a
 // stencil) in place, or remove_copy, on a sweep policy and on thrust::device over the same input
-// (in-place forms: each on its own copy) and requires the same returned end, bitwise equal kept
-// items in order, and nothing written after the returned end (in place: after the range).
+// (in-place forms on a copy, against Thrust's copying form on thrust::device: remove_copy,
+// remove_copy_if) and requires the same returned end, bitwise equal kept items in order, and nothing
+// written after the returned end (in place: after the range).
 // remove_copy_if (both forms) is tested with copy_if (tests/gpu/copy_if).
 #pragma once
 
@@ -48,15 +49,28 @@ It remove_if_form(Policy policy, It first, It last, StencilIt stencil, Pred pred
   return thrust::remove_if(policy, first, last, stencil, pred);
 }
 
-//! Runs call(policy, first, last) in place on a copy of [first, first + n) for thrust::device and
-//! `policy`: the same end, the same kept items, the guard after the range untouched.
-template <class T, class Policy, class It, class Call>
-void check_in_place(Policy policy, It from, std::size_t n, Call call, const std::string& what)
+template <class Policy, class It, class OutIt, class Pred>
+OutIt remove_copy_if_form(Policy policy, It first, It last, no_stencil, OutIt out, Pred pred)
 {
-  auto expected = guarded_copy<T>(from, n);
+  return thrust::remove_copy_if(policy, first, last, out, pred);
+}
+template <class Policy, class It, class StencilIt, class OutIt, class Pred>
+OutIt remove_copy_if_form(Policy policy, It first, It last, StencilIt stencil, OutIt out, Pred pred)
+{
+  return thrust::remove_copy_if(policy, first, last, stencil, out, pred);
+}
+
+//! Runs call(policy, first, last) in place on a copy of [first, first + n) for `policy`, against
+//! reference(thrust::device, first, last, out), Thrust's copying form of the same removal (the same
+//! kept items; fewer reference kernels to compile than Thrust's in-place forms, which are a kernel
+//! set of their own): the same end, the same kept items, the guard after the range untouched.
+template <class T, class Policy, class It, class Call, class Reference>
+void check_in_place(Policy policy, It from, std::size_t n, Call call, Reference reference, const std::string& what)
+{
+  thrust::device_vector<T> expected(n);
   auto actual   = guarded_copy<T>(from, n);
   const auto np = static_cast<std::ptrdiff_t>(n);
-  const auto e  = call(thrust::device, expected.begin(), expected.begin() + np);
+  const auto e  = reference(thrust::device, from, from + np, expected.begin());
   const auto a  = call(policy, actual.begin(), actual.begin() + np);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   INFO(what << ", seed = " << test_seed());
@@ -66,21 +80,24 @@ void check_in_place(Policy policy, It from, std::size_t n, Call call, const std:
   require_poison_intact(actual, n, what + " (guard)");
 }
 
-//! remove(policy, ...) in place.
+//! remove(policy, ...) in place, against remove_copy.
 template <class T, class Policy, class It, class V>
 void check_remove(Policy policy, It from, std::size_t n, const V& value, const std::string& what)
 {
-  check_in_place<T>(policy, from, n, [&](auto p, auto first, auto last) { return thrust::remove(p, first, last, value); },
-                    "remove " + what);
+  check_in_place<T>(
+    policy, from, n, [&](auto p, auto first, auto last) { return thrust::remove(p, first, last, value); },
+    [&](auto p, auto first, auto last, auto out) { return thrust::remove_copy(p, first, last, out, value); },
+    "remove " + what);
 }
 
-//! remove_if(policy, ...) in place, with `stencil` or without (no_stencil).
+//! remove_if(policy, ...) in place, with `stencil` or without (no_stencil), against remove_copy_if.
 template <class T, class Policy, class It, class StencilIt, class Pred>
 void check_remove_if(Policy policy, It from, std::size_t n, StencilIt stencil, Pred pred, const std::string& what)
 {
-  check_in_place<T>(policy, from, n,
-                    [&](auto p, auto first, auto last) { return remove_if_form(p, first, last, stencil, pred); },
-                    (std::is_same<StencilIt, no_stencil>::value ? "remove_if " : "remove_if with stencil ") + what);
+  check_in_place<T>(
+    policy, from, n, [&](auto p, auto first, auto last) { return remove_if_form(p, first, last, stencil, pred); },
+    [&](auto p, auto first, auto last, auto out) { return remove_copy_if_form(p, first, last, stencil, out, pred); },
+    (std::is_same<StencilIt, no_stencil>::value ? "remove_if " : "remove_if with stencil ") + what);
 }
 
 //! remove_copy(policy, first, first + n, out, value) into poisoned outputs of n + 4 items of OutT.

@@ -1,9 +1,9 @@
 // Checks of the sort's upfront histogram edges, through whole sorts against thrust::device: keys
 // that are not 16-byte aligned (its one-key-at-a-time path), and blocks that count in several
 // chunks (each 16-bit column count is added to the global histogram and cleared before it could
-// overflow), in both column counts. Used by test_sort_keys_int.cu and test_sort_keys_float.cu, with
-// the key types and directions those files already sort (each (key, direction) pair compiles its
-// kernels once per file).
+// overflow), in both column counts. Used by test_sort_keys_misc.cu, with the
+// key types and directions that file already sorts (each (key, direction) pair compiles its kernels
+// once per file).
 #pragma once
 
 #include "sort_test_common.cuh"

@@ -1,7 +1,8 @@
 // Shared checks of the unique GPU tests: each runs one of unique_copy, unique (in place), unique_count,
 // unique_by_key_copy, unique_by_key (in place) on a sweep policy and on thrust::device over the same
-// input (in-place forms: each on its own copy) and requires the same returned ends or count, bitwise
-// equal outputs and nothing written after the returned ends (in place: after the range).
+// input (the in-place forms on a copy, against Thrust's copying form on thrust::device: the same kept
+// items, and half the reference kernels to compile) and requires the same returned ends or count,
+// bitwise equal outputs and nothing written after the returned ends (in place: after the range).
 #pragma once
 
 #include <common/compaction_test.cuh>
@@ -38,15 +39,15 @@ void check_unique_copy(Policy policy, It first, std::size_t n, const std::string
   require_poison_intact(actual, count, "unique_copy " + what);
 }
 
-//! unique(policy, ...) in place on a copy of [first, first + n) against thrust::device on another
-//! copy: the same end, the same kept items, and the guard after the range untouched.
+//! unique(policy, ...) in place on a copy of [first, first + n) against thrust::unique_copy on
+//! thrust::device of [first, first + n) (the same kept items; one reference kernel set for the copying
+//! and in-place forms): the same end, the same kept items, and the guard after the range untouched.
 template <class T, class Policy, class It, class... Pred>
 void check_unique_in_place(Policy policy, It first, std::size_t n, const std::string& what, Pred... pred)
 {
-  auto expected = guarded_copy<T>(first, n);
-  auto actual   = guarded_copy<T>(first, n);
-  const auto e_end =
-    thrust::unique(thrust::device, expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(n), pred...);
+  thrust::device_vector<T> expected(n);
+  auto actual      = guarded_copy<T>(first, n);
+  const auto e_end = thrust::unique_copy(thrust::device, first, first + static_cast<std::ptrdiff_t>(n), expected.begin(), pred...);
   const auto a_end = thrust::unique(policy, actual.begin(), actual.begin() + static_cast<std::ptrdiff_t>(n), pred...);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   INFO("unique " << what << ", seed = " << test_seed());
@@ -103,18 +104,20 @@ void check_unique_by_key_copy(Policy policy, KeyIt keys, ValueIt values, std::si
   require_poison_intact(a_values, count, "unique_by_key_copy values " + what);
 }
 
-//! unique_by_key(policy, ...) in place on copies of n keys and values against thrust::device on
-//! other copies: both ends, the kept keys and values, the guards after both ranges.
+//! unique_by_key(policy, ...) in place on copies of n keys and values against
+//! thrust::unique_by_key_copy on thrust::device of the same keys and values (the same kept pairs; one
+//! reference kernel set for the copying and in-place forms): both ends, the kept keys and values, the
+//! guards after both ranges.
 template <class K, class V, class Policy, class KeyIt, class ValueIt, class... Pred>
 void check_unique_by_key_in_place(Policy policy, KeyIt keys, ValueIt values, std::size_t n, const std::string& what,
                                   Pred... pred)
 {
-  auto e_keys   = guarded_copy<K>(keys, n);
+  thrust::device_vector<K> e_keys(n);
+  thrust::device_vector<V> e_values(n);
   auto a_keys   = guarded_copy<K>(keys, n);
-  auto e_values = guarded_copy<V>(values, n);
   auto a_values = guarded_copy<V>(values, n);
   const auto np = static_cast<std::ptrdiff_t>(n);
-  const auto e  = thrust::unique_by_key(thrust::device, e_keys.begin(), e_keys.begin() + np, e_values.begin(), pred...);
+  const auto e  = thrust::unique_by_key_copy(thrust::device, keys, keys + np, values, e_keys.begin(), e_values.begin(), pred...);
   const auto a  = thrust::unique_by_key(policy, a_keys.begin(), a_keys.begin() + np, a_values.begin(), pred...);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   INFO("unique_by_key " << what << ", seed = " << test_seed());
