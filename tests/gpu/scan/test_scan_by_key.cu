@@ -117,6 +117,18 @@ struct compose
     return {f.a * g.a, g.a * f.b + g.b};
   }
 };
+//! The same maps packed in a 64-bit integer (a in the high word, b in the low one): an integral
+//! value type under an associative, non-commutative operator (the exclusive scans by key of integral
+//! values run another path than those of other types: segmented_agent.cuh).
+struct packed_compose
+{
+  __host__ __device__ std::uint64_t operator()(std::uint64_t f, std::uint64_t g) const
+  {
+    const auto fa = static_cast<std::uint32_t>(f >> 32), fb = static_cast<std::uint32_t>(f);
+    const auto ga = static_cast<std::uint32_t>(g >> 32), gb = static_cast<std::uint32_t>(g);
+    return (static_cast<std::uint64_t>(fa * ga) << 32) | static_cast<std::uint32_t>(ga * fb + gb);
+  }
+};
 struct make_affine
 {
   std::uint64_t seed;
@@ -235,6 +247,14 @@ TEST_CASE("scan by key under a non-commutative operator keeps the order (affine 
   check_by_key_sizes<affine>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
     return thrust::exclusive_scan_by_key(p, kf, kl, v, o, affine{3, 7}, ::cuda::std::equal_to<>{}, compose{});
   }, "affine exclusive init (3, 7)");
+  const auto packed = random_vector<std::uint64_t>(sizes.back(), test_seed() + 15);
+  check_by_key_sizes<std::uint64_t>(keys, packed, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
+    return thrust::inclusive_scan_by_key(p, kf, kl, v, o, ::cuda::std::equal_to<>{}, packed_compose{});
+  }, "packed affine (u64) inclusive");
+  check_by_key_sizes<std::uint64_t>(keys, packed, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
+    return thrust::exclusive_scan_by_key(p, kf, kl, v, o, (std::uint64_t(3) << 32) | 7u, ::cuda::std::equal_to<>{},
+                                         packed_compose{});
+  }, "packed affine (u64) exclusive init (3, 7)");
 }
 
 namespace
@@ -473,7 +493,9 @@ void by_key_under(KeysIt keys, ValuesIt values, thrust::device_vector<V>& out, s
 }
 
 //! segmented_agent against the generic agent on the same input: the same bits (the same association,
-//! operation for operation), nothing written past n.
+//! operation for operation; for the exclusive scans of integral values, which segmented_agent makes
+//! from the inclusive scan of init-folded items and the generic agent from shifted items, the same
+//! bits because integer operators are exact in every association), nothing written past n.
 template <bool Exclusive, class V, class KeysIt, class ValuesIt, class Op>
 void require_generic_bits(KeysIt keys, ValuesIt values, std::size_t n, V init, Op op, const std::string& what)
 {
@@ -482,7 +504,9 @@ void require_generic_bits(KeysIt keys, ValuesIt values, std::size_t n, V init, O
   poison(flags);
   // The exclusive forms at their own rows (tuned_shifted), the reference at the same.
   using reference = std::conditional_t<Exclusive, sc::shifted_rows<generic_segments>, generic_segments>;
-  using tuned     = std::conditional_t<Exclusive, sc::tuned_shifted, sc::tuned>;
+  using tuned     = std::conditional_t<Exclusive,
+                                       std::conditional_t<sc::folds_in_order<V>, sc::tuned_shifted, sc::tuned_exclusive>,
+                                       sc::tuned>;
   by_key_under<reference, Exclusive>(keys, values, generic, n, init, op);
   by_key_under<tuned, Exclusive>(keys, values, flags, n, init, op);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -501,6 +525,8 @@ TEST_CASE("scans by key: the flag-word agent gives the generic agent's bits (flo
   const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
   const auto values      = random_vector<float>(most, test_seed() + 21);
   const auto maps        = generated_vector<affine>(most, make_affine{test_seed()});
+  const auto words       = random_vector<std::uint32_t>(most, test_seed() + 22);
+  const auto packed      = random_vector<std::uint64_t>(most, test_seed() + 23);
   for (std::uint32_t mean : {0u, 1u, 8u, 100000u})
   {
     const auto keys       = run_keys(most, mean);
@@ -514,6 +540,10 @@ TEST_CASE("scans by key: the flag-word agent gives the generic agent's bits (flo
       require_generic_bits<true>(k, v, n, 0.5f, op_plus<>{}, "float exclusive from 0.5" + runs);
       require_generic_bits<false>(k, m, n, affine{1, 0}, compose{}, "affine inclusive" + runs);
       require_generic_bits<true>(k, m, n, affine{3, 7}, compose{}, "affine exclusive from (3, 7)" + runs);
+      require_generic_bits<true>(k, thrust::raw_pointer_cast(words.data()), n, 9u, op_plus<>{},
+                                 "u32 exclusive from 9" + runs);
+      require_generic_bits<true>(k, thrust::raw_pointer_cast(packed.data()), n, (std::uint64_t(3) << 32) | 7u,
+                                 packed_compose{}, "packed affine (u64) exclusive from (3, 7)" + runs);
     }
   }
   // Keys that are not a pointer (items made one at a time, not by rows), values as floats.

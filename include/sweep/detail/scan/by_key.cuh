@@ -5,8 +5,12 @@
 // (item 0, and every item whose key is not equal to the key before it: !eq(key[i - 1], key[i]), as
 // Thrust and CUB compare them). The items are made on the fly by segment_input from the keys and
 // values (nothing is materialised) and the scan's values stored by inclusive_by_key_output. The
-// exclusive scan is the inclusive scan of shifted items (segment_input, Shifted): init at a head,
-// the previous value after it.
+// exclusive scan (segment_input, Shifted) is the inclusive scan of shifted items: init at a head, the
+// previous value after it. Of integral values, segmented_agent.cuh (the agent every shipped tuning
+// runs) scans the unshifted items with init folded into each head instead (op(init, value) there),
+// whose result at item i - 1 is the result at i (init at a head), and shifts the results in registers
+// before the stores: the same results (integer operators are exact in every association), no value
+// read outside a tile.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -159,11 +163,12 @@ __host__ __device__ bool segment_starts_at(const KeysIt& keys, Eq& eq, std::int6
 //! The input of a scan by key: item i is (value_i, head at i), where value_i is T(values[i]) for the
 //! inclusive scan. For the exclusive scan (Shifted) it is `init` at a head and T(values[i - 1]) after
 //! it, so that the inclusive scan of these items is the exclusive scan by key,
-//!   result[i] = init at a head, else ((init op v_s) op v_{s+1}) ... op v_{i-1}:
-//! the same kernel and the same cost as the inclusive scan (values[i - 1] of a tile's first item is
-//! the only value read outside the tile: output over the values goes through a copy of them,
-//! scan_by_key.cuh). Random access by offset (`*(input + i)`) and by rows (load_row), all the scan
-//! agent does with its input.
+//!   result[i] = init at a head, else ((init op v_s) op v_{s+1}) ... op v_{i-1}
+//! (values[i - 1] of a tile's first item is the only value read outside the tile: output over the
+//! values goes through a copy of them, scan_by_key.cuh). segmented_agent reads the unshifted items of
+//! an exclusive input of integral values instead (`Unshifted` rows, unshifted_at), folds init into the
+//! heads and shifts the results. Random access by offset (`*(input + i)`) and by rows
+//! (load_values_rows, load_rows), all the scan agents do with their input.
 template <class T, class KeysIt, class ValuesIt, class Eq, bool Shifted = false>
 struct segment_input
 {
@@ -181,6 +186,8 @@ struct segment_input
   static constexpr bool vector_capable = std::is_pointer<KeysIt>::value && std::is_pointer<ValuesIt>::value
                                       && raw_movable<key_type> && raw_movable<value_type>;
   static constexpr bool row_access = true;
+  //! The exclusive scan's input (segmented_agent shifts its results).
+  static constexpr bool shifted = Shifted;
 
   //! Rows of a full tile (all 32 lanes of the warp call it together): row j is items i_j .. i_j + Vec
   //! - 1 with i_j = index + first + j * stride; their values in out[j], their head flags as bits
@@ -189,11 +196,13 @@ struct segment_input
   //! shifted, value) before its first, which lies in the lines the lane below loads. (Taking that key
   //! from the lane below by a shuffle, and lane 0's from memory, let ptxas place the shuffle, which
   //! waits for its row's loads, before the later rows' loads: one memory round trip more a tile, and
-  //! one a row where the rows were loaded one at a time; SASS, sm_90.)
-  template <int Rows, int Vec>
+  //! one a row where the rows were loaded one at a time; SASS, sm_90.) Unshifted: each item's own
+  //! value, also for the exclusive scan (segmented_agent).
+  template <int Rows, int Vec, bool Unshifted = false>
   __device__ unsigned load_values_rows(std::int64_t first, std::int64_t stride, T (&out)[Rows][Vec]) const
   {
     static_assert(Rows * Vec <= 32, "scan by key: a thread's head flags are the bits of one word");
+    constexpr bool shift = Shifted && !Unshifted;
     unsigned heads = 0;
     if constexpr (vector_capable)
     {
@@ -215,7 +224,7 @@ struct segment_input
         {
           const std::int64_t i = index + first + j * stride;
           key_before[j]        = i > 0 ? load_read_only(keys + i - 1) : k[j][0];
-          if constexpr (Shifted)
+          if constexpr (shift)
           {
             value_before[j] = i > 0 ? load_read_only(values + i - 1) : v[j][0];
           }
@@ -226,7 +235,7 @@ struct segment_input
           const std::int64_t i     = index + first + j * stride;
           const key_type before    = key_before[j];
           value_type shifted_first = v[j][0];
-          if constexpr (Shifted)
+          if constexpr (shift)
           {
             shifted_first = value_before[j];
           }
@@ -236,7 +245,7 @@ struct segment_input
             const bool head = u == 0 ? i == 0 || !static_cast<bool>(eq(before, k[j][0]))
                                      : !static_cast<bool>(eq(k[j][u > 0 ? u - 1 : 0], k[j][u]));
             heads |= static_cast<unsigned>(head) << (j * Vec + u);
-            if constexpr (Shifted)
+            if constexpr (shift)
             {
               out[j][u] = head ? init : static_cast<T>(u == 0 ? shifted_first : v[j][u > 0 ? u - 1 : 0]);
             }
@@ -255,7 +264,8 @@ struct segment_input
 #pragma unroll
       for (int u = 0; u < Vec; ++u)
       {
-        const segment_item<T> item = item_at(index + first + j * stride + u);
+        const segment_item<T> item = shift ? item_at(index + first + j * stride + u)
+                                           : unshifted_item_at(index + first + j * stride + u);
         out[j][u]                  = item.value;
         heads |= static_cast<unsigned>(item.head) << (j * Vec + u);
       }
@@ -284,6 +294,18 @@ struct segment_input
         }
       }
     }
+  }
+
+  //! Item i's own value and head, also for the exclusive scan (segmented_agent).
+  _CCCL_EXEC_CHECK_DISABLE
+  __host__ __device__ segment_item<T> unshifted_item_at(std::int64_t i) const
+  {
+    return segment_item<T>{static_cast<T>(values[i]), segment_starts_at(keys, eq, i)};
+  }
+  //! The same at `offset` from this position.
+  __host__ __device__ segment_item<T> unshifted_at(std::ptrdiff_t offset) const
+  {
+    return unshifted_item_at(index + static_cast<std::int64_t>(offset));
   }
 
   _CCCL_EXEC_CHECK_DISABLE

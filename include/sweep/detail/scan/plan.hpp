@@ -91,10 +91,23 @@ struct shifted_rows : Tuning
 {
   static constexpr int rows_segmented = Tuning::rows_segmented_shifted;
 };
+//! The exclusive scans by key of integral values (segmented_agent.cuh: the inclusive scan of items
+//! with init folded into the heads, the results shifted): the scan's own tuning with their rows
+//! (Tuning::rows_segmented_exclusive).
+struct tuned_exclusive
+{};
+template <class Tuning>
+struct exclusive_rows : Tuning
+{
+  static constexpr int rows_segmented = Tuning::rows_segmented_exclusive;
+};
 template <class Choice, int Arch>
-using tuning_of = std::conditional_t<std::is_same<Choice, tuned>::value,
-                                     tuning_for<Arch>,
-                                     std::conditional_t<std::is_same<Choice, tuned_shifted>::value, shifted_rows<tuning_for<Arch>>, Choice>>;
+using tuning_of = std::conditional_t<
+  std::is_same<Choice, tuned>::value,
+  tuning_for<Arch>,
+  std::conditional_t<std::is_same<Choice, tuned_shifted>::value,
+                     shifted_rows<tuning_for<Arch>>,
+                     std::conditional_t<std::is_same<Choice, tuned_exclusive>::value, exclusive_rows<tuning_for<Arch>>, Choice>>>;
 
 //! The shape of a scan tile of accumulator type T under Tuning. Item order (agent.cuh): warp w, row j,
 //! lane l, item v of the row's vector:

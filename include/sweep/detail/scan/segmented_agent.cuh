@@ -37,8 +37,19 @@ template <class Tuning>
 inline constexpr bool segment_flag_words<Tuning, std::void_t<decltype(Tuning::segment_items_generic)>> =
   !Tuning::segment_items_generic;
 
-//! The scans by key (inclusive mode without an initial value: by_key.cuh shifts the exclusive scan's
-//! items), in order. Bit j * vec + v of a thread's flag word is item v of its row j.
+//! An exclusive scan by key's input (by_key.cuh, segment_input's `shifted`).
+template <class InputIt, class = void>
+inline constexpr bool exclusive_by_key_input = false;
+template <class InputIt>
+inline constexpr bool exclusive_by_key_input<InputIt, std::enable_if_t<InputIt::shifted>> = true;
+
+//! The scans by key (inclusive mode without an initial value), in order. Bit j * vec + v of a
+//! thread's flag word is item v of its row j. The exclusive scan (an input with `shifted`) of integral
+//! values: the inclusive scan of the unshifted items with init folded into each head (op(init,
+//! value)), each result stored one item later (init at a head): result[i] = ((init op v_s) op
+//! v_{s+1}) ... op v_{i-1}, the inclusive result at i - 1 (at a warp's first item the warp's prefix).
+//! Against scanning shifted items (the generic agent's way, and this agent's for other values) no
+//! value is read outside the tile and a row needs no load of the value before it.
 template <class U, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp>
 struct segmented_agent
 {
@@ -60,6 +71,11 @@ struct segmented_agent
   static constexpr bool stash_items = Tuning::segmented_stash;
   //! The input makes a row's values and flags (segment_input's load_values_row).
   static constexpr bool values_rows = has_row_access<InputIt> && has_row_access<OutputIt>;
+  //! An exclusive scan of integral values: results shifted by one item (exclusive_by_key_input). Other
+  //! values (floating point, user types: their look-back folds in order) scan shifted items, as the
+  //! generic agent does: f32 values at 2^28 took 1.81 ms that way and 2.83 ms with shifted results
+  //! (5 rows; ptxas: 56 bytes of stack against none), u32 1.37 -> 1.10 ms (H100, docs/design/scan.md).
+  static constexpr bool shift_results = exclusive_by_key_input<InputIt> && exact;
 
   template <int N>
   struct alignas(alignof(T) < 16 ? 16 : alignof(T)) raw_values
@@ -76,6 +92,8 @@ struct segmented_agent
     unsigned long long tile_slot;
     //! Warp 0's values while it looks back (item b of lane l at b * 32 + l), where the tuning asks.
     alignas(16) unsigned char stash[stash_items ? rows * vec * 32 * sizeof(U) : 1];
+    //! An exclusive scan's loaded head flags, a word a thread, while warp 0 looks back (shift_results).
+    unsigned heads[shift_results ? block_threads : 1];
   };
 
   static_assert(!stash_items || rows * vec * sizeof(U) * 32 <= stash_bytes_at_most<Tuning>(),
@@ -127,8 +145,8 @@ struct segmented_agent
     unsigned heads = 0;
     if constexpr (Full && values_rows)
     {
-      heads = p.input.template load_values_rows<rows, vec>(static_cast<std::int64_t>(item_index(tile_base, 0, 0)),
-                                                           32 * vec, x);
+      heads = p.input.template load_values_rows<rows, vec, shift_results>(
+        static_cast<std::int64_t>(item_index(tile_base, 0, 0)), 32 * vec, x);
     }
     else if constexpr (Full)
     {
@@ -138,7 +156,7 @@ struct segmented_agent
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
-          const T item = *(p.input + static_cast<std::ptrdiff_t>(item_index(tile_base, j, v)));
+          const T item = item_at(item_index(tile_base, j, v));
           x[j][v]      = item.value;
           heads |= static_cast<unsigned>(item.head) << bit(j, v);
         }
@@ -146,7 +164,7 @@ struct segmented_agent
     }
     else
     {
-      const T first = *(p.input + static_cast<std::ptrdiff_t>(tile_base));
+      const T first = item_at(tile_base);
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
@@ -154,13 +172,72 @@ struct segmented_agent
         for (int v = 0; v < vec; ++v)
         {
           const std::uint64_t i = item_index(tile_base, j, v);
-          const T item          = i < p.n ? T(*(p.input + static_cast<std::ptrdiff_t>(i))) : first;
+          const T item          = i < p.n ? item_at(i) : first;
           x[j][v]               = item.value;
           heads |= static_cast<unsigned>(item.head) << bit(j, v);
         }
       }
     }
     return heads;
+  }
+
+  //! An exclusive scan's init folded into each head (shift_results): the inclusive result at a
+  //! segment's item k is then the exclusive result at item k + 1.
+  __device__ void fold_init(U (&x)[rows][vec], unsigned heads)
+  {
+    const U init = p.input.init;
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+#pragma unroll
+      for (int v = 0; v < vec; ++v)
+      {
+        if (((heads >> bit(j, v)) & 1u) != 0)
+        {
+          x[j][v] = value_op(init, x[j][v]);
+        }
+      }
+    }
+  }
+
+  //! Item i of the input (an exclusive scan's: its own value, not the one before).
+  __device__ T item_at(std::uint64_t i) const
+  {
+    if constexpr (shift_results)
+    {
+      return p.input.unshifted_at(static_cast<std::ptrdiff_t>(i));
+    }
+    else
+    {
+      return *(p.input + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+
+  //! An exclusive scan's results from the inclusive ones (shift_results): item i takes the inclusive
+  //! result of item i - 1, or init where a segment starts at i (heads: the loaded flags). Row j's
+  //! first item takes lane - 1's last of row j, lane 0's lane 31's last of row j - 1, or for row 0 the
+  //! warp's prefix (absent only before item 0, a head). Rows from the last, so that row j - 1 is still
+  //! the inclusive one when row j shifts.
+  __device__ void shift_to_exclusive(U (&x)[rows][vec], unsigned heads, const optional_value<T>& warp_prefix) const
+  {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const U init   = p.input.init;
+#pragma unroll
+    for (int j = rows - 1; j >= 0; --j)
+    {
+      const U given = lane == 31 && j > 0 ? x[j > 0 ? j - 1 : 0][vec - 1] : x[j][vec - 1];
+      U before      = shuffle_index(given, (lane + 31) & 31);
+      if (j == 0 && lane == 0)
+      {
+        before = warp_prefix.value.value;
+      }
+#pragma unroll
+      for (int v = vec - 1; v >= 0; --v)
+      {
+        const U inclusive_before = v > 0 ? x[j][v > 0 ? v - 1 : 0] : before;
+        x[j][v]                  = ((heads >> bit(j, v)) & 1u) != 0 ? init : inclusive_before;
+      }
+    }
   }
 
   template <bool Full>
@@ -292,8 +369,8 @@ struct segmented_agent
   }
 
   //! P_w from the tile's prefix (absent for tile 0) and the earlier warps' totals, combined into the
-  //! items whose flag is clear (a flagged item's segment starts inside the warp).
-  __device__ void add_prefix(U (&x)[rows][vec], unsigned flags, optional_value<T> prefix, const T* totals)
+  //! items whose flag is clear (a flagged item's segment starts inside the warp). Returns P_w.
+  __device__ optional_value<T> add_prefix(U (&x)[rows][vec], unsigned flags, optional_value<T> prefix, const T* totals)
   {
     const int warp = static_cast<int>(threadIdx.x / 32);
     for (int k = 0; k < warp; ++k)
@@ -315,6 +392,7 @@ struct segmented_agent
         }
       }
     }
+    return prefix;
   }
 
   __device__ unsigned lookback_delay(unsigned delay_ns) const
@@ -330,8 +408,13 @@ struct segmented_agent
     const int warp                = static_cast<int>(threadIdx.x / 32);
     const int lane                = static_cast<int>(threadIdx.x % 32);
     U x[rows][vec];
-    unsigned flags     = load<Full>(tile_base, x);
-    const T warp_total = scan_rows(x, flags);
+    unsigned flags                        = load<Full>(tile_base, x);
+    if constexpr (shift_results)
+    {
+      fold_init(x, flags);
+      smem.heads[threadIdx.x] = flags;
+    }
+    const T warp_total   = scan_rows(x, flags);
     if (lane == 0)
     {
       ::new (static_cast<void*>(smem.warp_totals.data() + warp)) T(warp_total);
@@ -391,7 +474,11 @@ struct segmented_agent
     {
       prefix = {smem.exclusive.data()[0], true};
     }
-    add_prefix(x, flags, prefix, smem.warp_totals.data());
+    const optional_value<T> warp_prefix = add_prefix(x, flags, prefix, smem.warp_totals.data());
+    if constexpr (shift_results)
+    {
+      shift_to_exclusive(x, smem.heads[threadIdx.x], warp_prefix);
+    }
     store<Full>(tile_base, x);
   }
 

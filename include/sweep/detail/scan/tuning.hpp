@@ -55,6 +55,7 @@ struct tuning_sm90
   //! 40 / 32 / 16 / 56 bytes of stack.
   static constexpr int rows_segmented         = 6;
   static constexpr int rows_segmented_shifted = 4;
+  static constexpr int rows_segmented_exclusive = 5;
   //! Rows of reduce_by_key (run items, the generic agent; values as in rows_segmented): 4. u32/u32 at
   //! 2^28 on an H100, runs of 1 / 8 / 10^5 (docs/design/compaction.md, variants): 3 rows 1.67 / 1.17 /
   //! 0.93 ms, 4 rows 1.53 / 1.09 / 0.84, 5 rows 1.71 / 1.11 / 0.83, 6 rows 2.06 / 1.35 / 1.00 (5 and 6
@@ -152,24 +153,27 @@ using tuning_for = std::conditional_t<
   std::conditional_t<Arch == 800, tuning_sm80, std::conditional_t<Arch == 860 || Arch == 890 || Arch == 1200, tuning_sm86, tuning_sm90>>>;
 
 //! Bytes of warp 0's values that a scan by key keeps in shared memory at most (segmented_stash): 32
-//! lanes of the more of rows_segmented and rows_segmented_shifted rows of 16 bytes of values
+//! lanes of the most of rows_segmented, rows_segmented_shifted and rows_segmented_exclusive rows of 16 bytes of values
 //! (plan.hpp, segment_vec: 4 values of up to 4 bytes, 2 of 8), or item_bytes where a lane holds rows
 //! of one item.
 template <class Tuning>
 constexpr std::size_t stash_bytes_at_most()
 {
-  constexpr int rows = Tuning::rows_segmented > Tuning::rows_segmented_shifted ? Tuning::rows_segmented
-                                                                              : Tuning::rows_segmented_shifted;
+  constexpr int most_rows = Tuning::rows_segmented > Tuning::rows_segmented_shifted ? Tuning::rows_segmented
+                                                                                   : Tuning::rows_segmented_shifted;
+  constexpr int rows = most_rows > Tuning::rows_segmented_exclusive ? most_rows : Tuning::rows_segmented_exclusive;
   return 32 * static_cast<std::size_t>(rows * row_bytes > Tuning::item_bytes ? rows * row_bytes : Tuning::item_bytes);
 }
 
-//! Static shared memory a block takes at most: the fold windows, one value a warp (the warps'
-//! totals, at most max_item_bytes each), the tile's prefix and the tile index, with padding.
+//! Static shared memory a block takes at most: the fold windows, warp 0's stashed values and an
+//! exclusive scan by key's head flags (segmented_agent.cuh), one value a warp (the warps' totals, at
+//! most max_item_bytes each), the tile's prefix and the tile index, with padding.
 template <class Tuning>
 constexpr std::size_t block_shared_bytes()
 {
   return static_cast<std::size_t>(Tuning::fold_window_bytes)
        + (Tuning::segmented_stash ? stash_bytes_at_most<Tuning>() : 0)
+       + static_cast<std::size_t>(Tuning::block_threads) * 4 // an exclusive scan by key's head flags
        + ((Tuning::block_threads > Tuning::block_threads_fold4 ? Tuning::block_threads : Tuning::block_threads_fold4) / 32 + 1)
            * max_item_bytes
        + 64;
@@ -201,7 +205,7 @@ constexpr bool fits(const arch_limits& limits)
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
       && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1
-      && Tuning::rows_segmented_shifted >= 1 && Tuning::rows_runs >= 1;
+      && Tuning::rows_segmented_shifted >= 1 && Tuning::rows_segmented_exclusive >= 1 && Tuning::rows_runs >= 1;
 }
 
 static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
