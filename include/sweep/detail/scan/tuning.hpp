@@ -55,6 +55,10 @@ struct tuning_sm90
   //! 40 / 32 / 16 / 56 bytes of stack.
   static constexpr int rows_segmented         = 6;
   static constexpr int rows_segmented_shifted = 4;
+  //! Rows of the exclusive scans by key of integral values (segmented_agent.cuh: init-folded items,
+  //! results shifted; tuned_exclusive): 5. u32/u32 runs of 8 at 2^28 on an H100 (docs/design/scan.md,
+  //! variants; heads in registers): 4 / 5 / 6 rows 1.130 / 1.105 / 1.095-1.109 ms (ptxas 0 / 32 / 104
+  //! bytes of stack), and 1.097 at 5 rows with the heads in shared memory as merged (no stack).
   static constexpr int rows_segmented_exclusive = 5;
   //! Rows of reduce_by_key (run items, the generic agent; values as in rows_segmented): 4. u32/u32 at
   //! 2^28 on an H100, runs of 1 / 8 / 10^5 (docs/design/compaction.md, variants): 3 rows 1.67 / 1.17 /
