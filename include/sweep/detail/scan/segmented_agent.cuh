@@ -408,13 +408,15 @@ struct segmented_agent
     const int warp                = static_cast<int>(threadIdx.x / 32);
     const int lane                = static_cast<int>(threadIdx.x % 32);
     U x[rows][vec];
-    unsigned flags                        = load<Full>(tile_base, x);
+    unsigned flags = load<Full>(tile_base, x);
     if constexpr (shift_results)
     {
+      // The loaded heads wait in shared memory until the shift (kept in a register across warp 0's
+      // look-back they cost stack: docs/design/scan.md, variants).
       fold_init(x, flags);
       smem.heads[threadIdx.x] = flags;
     }
-    const T warp_total   = scan_rows(x, flags);
+    const T warp_total = scan_rows(x, flags);
     if (lane == 0)
     {
       ::new (static_cast<void*>(smem.warp_totals.data() + warp)) T(warp_total);
