@@ -100,12 +100,7 @@ __host__ OutputIt scan_by_key_body(execution_policy<Derived>& policy,
         scanned_keys, scanned_values, eq, init, 0,
         scan_impl::aligned16(scanned_keys) && scan_impl::aligned16(scanned_values)};
       const scan_impl::inclusive_by_key_output<T, O> output{out, 0, scan_impl::aligned16(out)};
-      // The exclusive scans: of integral values from init-folded items (their rows), of others from
-      // shifted items (segmented_agent.cuh, shift_results).
-      using choice = std::conditional_t<
-        Exclusive,
-        std::conditional_t<scan_impl::folds_in_order<T>, scan_impl::tuned_shifted, scan_impl::tuned_exclusive>,
-        scan_impl::tuned>;
+      using choice = std::conditional_t<Exclusive, scan_impl::exclusive_by_key_choice<T>, scan_impl::tuned>;
       scan_impl::dispatch<item, scan_impl::scan_mode<false, false>, choice>(
         policy, input, n, output, scan_impl::segmented_op<T, Op>{op}, item{}, name);
     };

@@ -29,12 +29,13 @@ namespace
 {
 
 //! The by-key tile of accumulator type AccT in this binary on the current device: the inclusive
-//! scans', or the exclusive ones' (fewer rows: tuning.hpp, rows_segmented_shifted).
+//! scans', or the exclusive ones' (their own rows: tuning.hpp, rows_segmented_shifted for shifted
+//! items, rows_segmented_exclusive for integral values; plan.hpp, exclusive_by_key_choice).
 template <class AccT>
 std::size_t by_key_tile(bool exclusive = false)
 {
   namespace sc = sweep::detail::scan_impl;
-  return exclusive ? sc::tile_items_for<sc::segment_item<AccT>, true, sc::tuned_shifted>(tuned_arch())
+  return exclusive ? sc::tile_items_for<sc::segment_item<AccT>, true, sc::exclusive_by_key_choice<AccT>>(tuned_arch())
                    : sc::tile_items_for<sc::segment_item<AccT>, true, sc::tuned>(tuned_arch());
 }
 
@@ -247,11 +248,14 @@ TEST_CASE("scan by key under a non-commutative operator keeps the order (affine 
   check_by_key_sizes<affine>(keys, values, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
     return thrust::exclusive_scan_by_key(p, kf, kl, v, o, affine{3, 7}, ::cuda::std::equal_to<>{}, compose{});
   }, "affine exclusive init (3, 7)");
-  const auto packed = random_vector<std::uint64_t>(sizes.back(), test_seed() + 15);
-  check_by_key_sizes<std::uint64_t>(keys, packed, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
+  // Around the tiles of u64 values (the exclusive form's are its own: init-folded items).
+  const std::vector<std::size_t> packed_sizes = by_key_sizes<std::uint64_t>();
+  const auto packed_keys                      = run_keys(packed_sizes.back(), 50);
+  const auto packed = random_vector<std::uint64_t>(packed_sizes.back(), test_seed() + 15);
+  check_by_key_sizes<std::uint64_t>(packed_keys, packed, packed_sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
     return thrust::inclusive_scan_by_key(p, kf, kl, v, o, ::cuda::std::equal_to<>{}, packed_compose{});
   }, "packed affine (u64) inclusive");
-  check_by_key_sizes<std::uint64_t>(keys, packed, sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
+  check_by_key_sizes<std::uint64_t>(packed_keys, packed, packed_sizes, [](auto p, auto kf, auto kl, auto v, auto o) {
     return thrust::exclusive_scan_by_key(p, kf, kl, v, o, (std::uint64_t(3) << 32) | 7u, ::cuda::std::equal_to<>{},
                                          packed_compose{});
   }, "packed affine (u64) exclusive init (3, 7)");
@@ -502,11 +506,10 @@ void require_generic_bits(KeysIt keys, ValuesIt values, std::size_t n, V init, O
   thrust::device_vector<V> generic(n + 4), flags(n + 4);
   poison(generic);
   poison(flags);
-  // The exclusive forms at their own rows (tuned_shifted), the reference at the same.
+  // The exclusive forms at their own rows (exclusive_by_key_choice), the reference at the shifted
+  // items' rows (the same association for those; integral values are exact in every one).
   using reference = std::conditional_t<Exclusive, sc::shifted_rows<generic_segments>, generic_segments>;
-  using tuned     = std::conditional_t<Exclusive,
-                                       std::conditional_t<sc::folds_in_order<V>, sc::tuned_shifted, sc::tuned_exclusive>,
-                                       sc::tuned>;
+  using tuned     = std::conditional_t<Exclusive, sc::exclusive_by_key_choice<V>, sc::tuned>;
   by_key_under<reference, Exclusive>(keys, values, generic, n, init, op);
   by_key_under<tuned, Exclusive>(keys, values, flags, n, init, op);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -522,6 +525,17 @@ TEST_CASE("scans by key: the flag-word agent gives the generic agent's bits (flo
   const std::size_t tile = by_key_tile<float>();
   std::vector<std::size_t> sizes = by_key_sizes<float>();
   sizes.push_back(300 * tile + 7);
+  // And around the tiles of the u32 and u64 exclusive forms (init-folded items: rows of their own).
+  for (std::size_t n : by_key_sizes<std::uint32_t>())
+  {
+    sizes.push_back(n);
+  }
+  for (std::size_t n : by_key_sizes<std::uint64_t>())
+  {
+    sizes.push_back(n);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   const std::size_t most = *std::max_element(sizes.begin(), sizes.end());
   const auto values      = random_vector<float>(most, test_seed() + 21);
   const auto maps        = generated_vector<affine>(most, make_affine{test_seed()});

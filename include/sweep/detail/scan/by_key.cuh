@@ -166,7 +166,7 @@ __host__ __device__ bool segment_starts_at(const KeysIt& keys, Eq& eq, std::int6
 //!   result[i] = init at a head, else ((init op v_s) op v_{s+1}) ... op v_{i-1}
 //! (values[i - 1] of a tile's first item is the only value read outside the tile: output over the
 //! values goes through a copy of them, scan_by_key.cuh). segmented_agent reads the unshifted items of
-//! an exclusive input of integral values instead (`Unshifted` rows, unshifted_at), folds init into the
+//! an exclusive input of integral values instead (`Unshifted` rows, unshifted_item_at), folds init into the
 //! heads and shifts the results. Random access by offset (`*(input + i)`) and by rows
 //! (load_values_rows, load_rows), all the scan agents do with their input.
 template <class T, class KeysIt, class ValuesIt, class Eq, bool Shifted = false>
@@ -302,23 +302,18 @@ struct segment_input
   {
     return segment_item<T>{static_cast<T>(values[i]), segment_starts_at(keys, eq, i)};
   }
-  //! The same at `offset` from this position.
-  __host__ __device__ segment_item<T> unshifted_at(std::ptrdiff_t offset) const
-  {
-    return unshifted_item_at(index + static_cast<std::int64_t>(offset));
-  }
 
   _CCCL_EXEC_CHECK_DISABLE
   __host__ __device__ segment_item<T> item_at(std::int64_t i) const
   {
-    const bool head = segment_starts_at(keys, eq, i);
     if constexpr (Shifted)
     {
+      const bool head = segment_starts_at(keys, eq, i);
       return segment_item<T>{head ? init : static_cast<T>(values[i - 1]), head};
     }
     else
     {
-      return segment_item<T>{static_cast<T>(values[i]), head};
+      return unshifted_item_at(i);
     }
   }
 

@@ -108,6 +108,11 @@ using tuning_of = std::conditional_t<
   std::conditional_t<std::is_same<Choice, tuned_shifted>::value,
                      shifted_rows<tuning_for<Arch>>,
                      std::conditional_t<std::is_same<Choice, tuned_exclusive>::value, exclusive_rows<tuning_for<Arch>>, Choice>>>;
+//! The choice of an exclusive scan by key of accumulator type T (scan_by_key.cuh, and the tests that
+//! size inputs around its tile): init-folded items for integral values, shifted items for the others
+//! (the split segmented_agent.cuh's shift_results makes).
+template <class T>
+using exclusive_by_key_choice = std::conditional_t<folds_in_order<T>, tuned_shifted, tuned_exclusive>;
 
 //! The shape of a scan tile of accumulator type T under Tuning. Item order (agent.cuh): warp w, row j,
 //! lane l, item v of the row's vector:
@@ -228,7 +233,7 @@ tile_dims tile_dims_for(int arch)
 }
 
 //! Items of a tile of accumulator type T on architecture `arch`, over a pointer to T where VectorInput,
-//! under the scan's own tuning or tuned_shifted (tests size their inputs around it).
+//! under the scan's own tuning or another choice (tests size their inputs around it).
 template <class T, bool VectorInput = false, class Choice = tuned>
 std::size_t tile_items_for(int arch)
 {

@@ -205,7 +205,7 @@ struct segmented_agent
   {
     if constexpr (shift_results)
     {
-      return p.input.unshifted_at(static_cast<std::ptrdiff_t>(i));
+      return p.input.unshifted_item_at(p.input.index + static_cast<std::int64_t>(i));
     }
     else
     {
