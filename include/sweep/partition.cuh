@@ -1,10 +1,14 @@
 // sweep's partitions for Thrust: `thrust::partition_copy`, `stable_partition_copy`, `partition` and
 // `stable_partition` (each with and without a stencil) with sweep's policies run sweep's single-pass
 // compaction kernel with a second output: a tile's selected items go after the selected items of the
-// tiles before it, its rejected ones after theirs, both in input order. Every form is stable (the
-// unstable ones too: Thrust promises them no order, sweep gives input order). The in-place forms write
-// the selected items over the input in the same pass and the rejected ones to temporary storage, then
-// copy those behind them: each item is read once and written once, and the rejected ones once more.
+// tiles before it, its rejected ones after theirs, both in input order. The copying forms and
+// stable_partition keep input order on both sides (partition_copy too: Thrust promises it no order).
+// The in-place forms write one side over the input in the same pass and the other to temporary
+// storage, then copy it into place: each item is read once and written once, that side once more.
+// stable_partition puts the selected items over the input. partition does too, except on inputs of
+// 64 MiB and more where a sample of 4096 items finds fewer than a quarter selected: there the
+// rejected items go over the input and the selected ones through temporary storage, and the rejected
+// side comes out rotated (copy_if_impl::partition_sides, plan.hpp, says which order).
 #pragma once
 
 #include <thrust/copy.h>
@@ -21,6 +25,9 @@
 #include <sweep/copy_if.cuh>
 #include <sweep/execution_policy.cuh>
 #include <sweep/detail/copy_if/dispatch.cuh>
+#include <sweep/detail/copy_if/kernels.cuh>
+#include <sweep/detail/copy_if/plan.hpp>
+#include <sweep/detail/util/call_scratch.hpp>
 #include <sweep/detail/util/cccl_compat.cuh>
 #include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/policy.cuh>
@@ -79,10 +86,43 @@ __host__ thrust::pair<TrueIt, FalseIt> partition_copy_body(execution_policy<Deri
   }
 }
 
-//! The shared body of partition and stable_partition (in place): the selected items over the input in
-//! one pass, the rejected ones to temporary storage (from the policy), then copied behind them.
-//! Returns the partition point. Value types sweep's kernel does not take run `fallback(policy)`.
-template <class Derived, class ForwardIt, class StencilIt, class Pred, bool HasStencil, class Fallback>
+//! Copies `count` items from `from` to `to` (device memory, the two ranges apart) on the policy's
+//! stream: one cudaMemcpyAsync where both are raw pointers after unwrapping, else Thrust's copy.
+template <class Derived, class FromIt, class ToIt>
+__host__ void copy_items(execution_policy<Derived>& policy, FromIt from, std::uint64_t count, ToIt to, const char* what)
+{
+  if (count == 0)
+  {
+    return;
+  }
+  using value_type = cccl::value_type_t<FromIt>;
+  const auto from_raw = thrust::try_unwrap_contiguous_iterator(from);
+  const auto to_raw   = thrust::try_unwrap_contiguous_iterator(to);
+  if constexpr (std::is_pointer<std::remove_cv_t<decltype(from_raw)>>::value
+                && std::is_pointer<std::remove_cv_t<decltype(to_raw)>>::value)
+  {
+    throw_on_error(cudaMemcpyAsync(to_raw, from_raw, count * sizeof(value_type), cudaMemcpyDeviceToDevice, stream_of(policy)),
+                   what);
+  }
+  else
+  {
+    using difference = typename ::cuda::std::iterator_traits<FromIt>::difference_type;
+    thrust::cuda_cub::copy(thrust_policy(policy), from, from + static_cast<difference>(count), to);
+  }
+}
+
+//! The shared body of partition and stable_partition (in place): one side over the input in one pass,
+//! the other to temporary storage (from the policy), then copied into place (copy_if_impl's
+//! partition_sides, plan.hpp: `forward` for stable_partition; `sampled` for partition, which may take
+//! `rotated`; tests force either). Returns the partition point. Value types sweep's kernel does not
+//! take run `fallback(policy)`.
+template <copy_if_impl::partition_sides Sides,
+          class Derived,
+          class ForwardIt,
+          class StencilIt,
+          class Pred,
+          bool HasStencil,
+          class Fallback>
 __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
                                   ForwardIt first,
                                   ForwardIt last,
@@ -92,6 +132,7 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
                                   Fallback fallback)
 {
   using value_type = cccl::value_type_t<ForwardIt>;
+  using sides      = copy_if_impl::partition_sides;
   if constexpr (!copy_if_impl::supported_type<value_type> || !std::is_trivially_copyable<value_type>::value)
   {
     return fallback(policy);
@@ -104,32 +145,66 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
       return first;
     }
     const auto n = static_cast<std::uint64_t>(distance);
-    throw_on_pending_error("sweep::stable_partition: an earlier CUDA call left this error");
+    using difference = typename ::cuda::std::iterator_traits<ForwardIt>::difference_type;
+    throw_on_pending_error("sweep::partition: an earlier CUDA call left this error");
     copy_if_impl::refuse_capture(stream_of(policy)); // before the temporary storage is taken
-    temp_storage<execution_policy<Derived>, 1> storage(policy, temp_layout<1>{n * sizeof(value_type)});
-    value_type* const rejected = storage.template part<value_type>(0);
-    const auto ends            = partition_copy_body(policy, first, last, stencil, first, rejected, pred, has_stencil,
-                                                     [&](auto&) { return thrust::make_pair(first, rejected); });
-    const std::uint64_t count  = static_cast<std::uint64_t>(ends.second - rejected);
-    const cudaStream_t stream  = stream_of(policy);
-    // The rejected items behind the selected ones: one device copy (the kernel has completed: the
-    // dispatcher synchronized for its count). Synchronized before the temporary storage goes back
-    // and before returning, as Thrust's partitions return after their work.
-    const auto out = thrust::try_unwrap_contiguous_iterator(ends.first);
-    if constexpr (std::is_pointer<std::remove_cv_t<decltype(out)>>::value)
+    const cudaStream_t stream = stream_of(policy);
+    // The choice of sides comes back through the thread's pinned scratch word: without one (a driver
+    // without the entry points call_scratch needs) the pass runs forward.
+    call_scratch* const scratch = Sides == sides::forward ? nullptr : thread_call_scratch();
+    const bool choose           = scratch != nullptr
+                       && (Sides == sides::rotated || n * sizeof(value_type) >= copy_if_impl::partition_sample_min_bytes);
+    if (!choose)
     {
-      if (count > 0)
-      {
-        throw_on_error(cudaMemcpyAsync(out, rejected, count * sizeof(value_type), cudaMemcpyDeviceToDevice, stream),
-                       "sweep::stable_partition: copying the rejected items");
-      }
+      temp_storage<execution_policy<Derived>, 1> storage(policy, temp_layout<1>{n * sizeof(value_type)});
+      value_type* const rejected = storage.template part<value_type>(0);
+      const auto ends            = partition_copy_body(policy, first, last, stencil, first, rejected, pred, has_stencil,
+                                                       [&](auto&) { return thrust::make_pair(first, rejected); });
+      const std::uint64_t count  = static_cast<std::uint64_t>(ends.second - rejected);
+      // The rejected items behind the selected ones (the kernel has completed: the dispatcher
+      // synchronized for its count). Synchronized before the temporary storage goes back and before
+      // returning, as Thrust's partitions return after their work.
+      copy_items(policy, rejected, count, ends.first, "sweep::partition: copying the rejected items");
+      synchronize(policy, "sweep::partition: synchronizing");
+      return ends.first;
+    }
+    temp_storage<execution_policy<Derived>, 2> storage(policy, temp_layout<2>{n * sizeof(value_type), sizeof(unsigned)});
+    value_type* const side  = storage.template part<value_type>(0);
+    unsigned* const swapped = storage.template part<unsigned>(1);
+    const auto input        = thrust::try_unwrap_contiguous_iterator(first);
+    copy_if_impl::partition_sample_kernel<<<1, copy_if_impl::partition_sample_threads, 0, stream>>>(
+      thrust::try_unwrap_contiguous_iterator(stencil), n, pred, Sides == sides::rotated ? 1 : -1, swapped,
+      scratch->mapped_word + 1);
+    // From here a kernel may run on the temporary storage: drained before it goes back on a throw.
+    const drain_stream_on_throw drain{stream};
+    check_launch("sweep::partition: partition_sample_kernel launch");
+    // One pass: the side the predicate (or its negation, as the sample chose) selects over the
+    // input, the other to `side`. Synchronizes: the count, then the choice, are on the host.
+    const copy_if_impl::side_predicate<Pred> chosen{pred, swapped};
+    std::uint64_t in_place = 0;
+    if constexpr (HasStencil)
+    {
+      in_place = copy_if_impl::dispatch<value_type, false>(policy, input, n, thrust::try_unwrap_contiguous_iterator(stencil),
+                                                           input, chosen, side);
     }
     else
     {
-      thrust::cuda_cub::copy(thrust_policy(policy), rejected, rejected + count, ends.first);
+      in_place = copy_if_impl::dispatch<value_type, false>(policy, input, n, copy_if_impl::no_stencil{}, input, chosen, side);
     }
-    synchronize(policy, "sweep::stable_partition: synchronizing");
-    return ends.first;
+    const bool rotated = static_cast<volatile unsigned long long*>(scratch->host_word)[1] != 0;
+    if (!rotated)
+    {
+      copy_items(policy, side, n - in_place, first + static_cast<difference>(in_place),
+                 "sweep::partition: copying the rejected items");
+      synchronize(policy, "sweep::partition: synchronizing");
+      return first + static_cast<difference>(in_place);
+    }
+    const copy_if_impl::rotated_moves moves = copy_if_impl::plan_rotated_moves(n, in_place);
+    copy_items(policy, first, moves.moved, first + static_cast<difference>(moves.moved_to),
+               "sweep::partition: moving the rejected items");
+    copy_items(policy, side, moves.selected, first, "sweep::partition: copying the selected items");
+    synchronize(policy, "sweep::partition: synchronizing");
+    return first + static_cast<difference>(moves.selected);
   }
 }
 
@@ -199,7 +274,7 @@ template <class Derived, class ForwardIt, class Pred>
 __host__ ForwardIt stable_partition(execution_policy<Derived>& policy, ForwardIt first, ForwardIt last, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<ForwardIt>>(), "");
-  return partition_body(policy, first, last, first, pred, std::false_type{}, [&](auto& p) {
+  return partition_body<copy_if_impl::partition_sides::forward>(policy, first, last, first, pred, std::false_type{}, [&](auto& p) {
     return thrust::cuda_cub::stable_partition(thrust_policy(p), first, last, pred);
   });
 }
@@ -210,17 +285,21 @@ __host__ ForwardIt
 stable_partition(execution_policy<Derived>& policy, ForwardIt first, ForwardIt last, StencilIt stencil, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
-  return partition_body(policy, first, last, stencil, pred, std::true_type{}, [&](auto& p) {
+  return partition_body<copy_if_impl::partition_sides::forward>(policy, first, last, stencil, pred, std::true_type{}, [&](auto& p) {
     return thrust::cuda_cub::stable_partition(thrust_policy(p), first, last, stencil, pred);
   });
 }
 
-//! thrust::partition(sweep policy, ...): as stable_partition (Thrust does not promise the order).
+//! thrust::partition(sweep policy, ...): as stable_partition (Thrust does not promise the order), except
+//! that on inputs of 64 MiB and more where a sample finds fewer than a quarter of the items selected,
+//! the rejected side is rotated: with S selected and R rejected items, the rejected items in input
+//! order r_0 .. r_{R-1} end as r_m .. r_{R-1}, r_0 .. r_{m-1}, m = min(S, R) (copy_if_impl::
+//! partition_sides, plan.hpp). The selected side is in input order in every case.
 template <class Derived, class ForwardIt, class Pred>
 __host__ ForwardIt partition(execution_policy<Derived>& policy, ForwardIt first, ForwardIt last, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<ForwardIt>>(), "");
-  return partition_body(policy, first, last, first, pred, std::false_type{}, [&](auto& p) {
+  return partition_body<copy_if_impl::partition_sides::sampled>(policy, first, last, first, pred, std::false_type{}, [&](auto& p) {
     return thrust::cuda_cub::partition(thrust_policy(p), first, last, pred);
   });
 }
@@ -230,7 +309,7 @@ __host__ ForwardIt
 partition(execution_policy<Derived>& policy, ForwardIt first, ForwardIt last, StencilIt stencil, Pred pred)
 {
   static_assert(check_select_predicate<Pred, cccl::value_type_t<StencilIt>>(), "");
-  return partition_body(policy, first, last, stencil, pred, std::true_type{}, [&](auto& p) {
+  return partition_body<copy_if_impl::partition_sides::sampled>(policy, first, last, stencil, pred, std::true_type{}, [&](auto& p) {
     return thrust::cuda_cub::partition(thrust_policy(p), first, last, stencil, pred);
   });
 }

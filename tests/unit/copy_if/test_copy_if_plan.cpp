@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -299,4 +300,38 @@ TEST_CASE("copy_if's specialised schedule: where it runs, its shared memory and 
   const ci::tile_dims old_arch = ci::tile_dims_for<float, true, schedule_choice::specialized>(800);
   CHECK(old_arch.extra_threads == 0);
   CHECK(old_arch.bulk_shared == 0);
+}
+
+TEST_CASE("in-place partition: the sample's indices and choice, and the rotated form's moves", "[copy_if][partition]")
+{
+  // Samples evenly spaced from item 0, the last below n; no overflow at 2^40 items.
+  STATIC_REQUIRE(ci::partition_sample_index(0, 1000) == 0);
+  STATIC_REQUIRE(ci::partition_sample_index(4095, std::uint64_t(4096) * 7) == 4095 * 7);
+  STATIC_REQUIRE(ci::partition_sample_index(4095, 5000) == 4998); // floor(4095 * 5000 / 4096)
+  STATIC_REQUIRE(ci::partition_sample_index(4095, std::uint64_t(1) << 40) == (std::uint64_t(4095) << 28));
+  // Rotated where fewer than a quarter of the samples are selected.
+  STATIC_REQUIRE(ci::partition_rotates(0));
+  STATIC_REQUIRE(ci::partition_rotates(1023));
+  STATIC_REQUIRE(!ci::partition_rotates(1024));
+  STATIC_REQUIRE(!ci::partition_rotates(4096));
+  STATIC_REQUIRE(ci::partition_samples % ci::partition_sample_threads == 0);
+  // S < R: the first S rejected items move to [R, n); S > R: all R move to [S, n); the two ranges
+  // never overlap (moved <= moved_to) and the move fills [moved_to, n) exactly.
+  for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(2), std::uint64_t(10), std::uint64_t(1) << 33})
+  {
+    for (std::uint64_t rejected : {std::uint64_t(0), std::uint64_t(1), n / 3, n / 2, n - 1, n})
+    {
+      if (rejected > n)
+      {
+        continue;
+      }
+      const ci::rotated_moves m = ci::plan_rotated_moves(n, rejected);
+      INFO("n = " << n << ", rejected = " << rejected);
+      CHECK(m.selected == n - rejected);
+      CHECK(m.moved == std::min(m.selected, rejected));
+      CHECK(m.moved_to == std::max(m.selected, rejected));
+      CHECK(m.moved <= m.moved_to);
+      CHECK(m.moved_to + m.moved == n);
+    }
+  }
 }

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include <sweep/detail/copy_if/agent.cuh>
@@ -91,6 +92,62 @@ __global__ void __launch_bounds__((launch_threads<T, tuning_for<compiled_arch>, 
   else
   {
     a.run_in_order();
+  }
+}
+
+//! The predicate of a partition pass whose sides the device chose (plan.hpp, partition_sides):
+//! pred(x), or !pred(x) where the word at `swapped` is not 0. The word is in device memory, written
+//! by partition_sample_kernel earlier on the stream and never written during the pass, so it is read
+//! through the non-coherent path by an asm statement that is neither volatile nor clobbers memory:
+//! the compiler may merge the reads of a thread into one (with __ldg it reloaded the word at every
+//! item: 34 loads more in the u32 kernel's SASS).
+template <class Pred>
+struct side_predicate
+{
+  Pred pred;
+  const unsigned* swapped;
+
+  template <class X>
+  __device__ bool operator()(X&& x)
+  {
+    unsigned word;
+    asm("ld.global.nc.u32 %0, [%1];" : "=r"(word) : "l"(swapped));
+    return static_cast<bool>(pred(static_cast<X&&>(x))) != (word != 0u);
+  }
+};
+
+//! One block: decides an in-place partition's sides before its pass (plan.hpp, partition_sides).
+//! `force` < 0 samples: pred on partition_samples items of `items` (the input, or the stencil)
+//! evenly spaced, and rotated where fewer than a quarter hold; otherwise rotated where force is 1.
+//! Writes the choice (1: rotated) to `swapped` (device memory, which the pass's side_predicate
+//! reads) and to `mapped` (a pinned host word, which the host reads after the pass's synchronize).
+template <class ItemIt, class Pred>
+__global__ void __launch_bounds__(partition_sample_threads)
+  partition_sample_kernel(ItemIt items, std::uint64_t n, Pred pred, int force, unsigned* swapped, unsigned long long* mapped)
+{
+  unsigned rotated = force > 0 ? 1u : 0u;
+  if (force < 0)
+  {
+    unsigned selected = 0;
+    for (int k = static_cast<int>(threadIdx.x); k < partition_samples; k += partition_sample_threads)
+    {
+      const std::uint64_t i = partition_sample_index(static_cast<unsigned>(k), n);
+      selected += static_cast<bool>(pred(*(items + static_cast<std::ptrdiff_t>(i)))) ? 1u : 0u;
+    }
+    __shared__ unsigned total;
+    if (threadIdx.x == 0)
+    {
+      total = 0;
+    }
+    __syncthreads();
+    atomicAdd(&total, selected);
+    __syncthreads();
+    rotated = partition_rotates(total) ? 1u : 0u;
+  }
+  if (threadIdx.x == 0)
+  {
+    *swapped = rotated;
+    *mapped  = rotated;
   }
 }
 

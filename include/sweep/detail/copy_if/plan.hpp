@@ -7,6 +7,7 @@
 #include <sweep/detail/copy_if/tuning.hpp>
 #include <sweep/detail/lookback/pipeline.hpp>
 #include <sweep/detail/util/arch.hpp>
+#include <sweep/detail/util/host_device.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -236,6 +237,66 @@ inline tile_plan make_tile_plan(std::uint64_t n,
 //! A bound on the tile count (tile indices and tile state are 64-bit; the grid is at most the
 //! resident blocks, which loop over tiles).
 inline constexpr std::uint64_t max_tiles = 0x7fffffffull;
+
+//! In-place partition (partition.cuh): which items go through temporary storage. The pass writes one
+//! side over the input, in input order, and the other to temporary storage, which is then copied
+//! into place; so the side in temporary storage is read and written twice.
+//! - `forward`: the selected items over the input, the rejected ones through temporary storage (then
+//!   copied behind the selected ones). Both sides in input order. stable_partition always.
+//! - `rotated`: the rejected items over the input, the selected ones through temporary storage. The
+//!   rejected items now sit at the front, in input order; the first min(S, R) of them (S selected, R
+//!   rejected) move to the back, [max(S, R), n), then the selected items come in front. Selected
+//!   side in input order; rejected side rotated: r_m .. r_{R-1}, r_0 .. r_{m-1}, m = min(S, R).
+//!   Extra traffic 2 min(S, R) + 2 S items against the forward form's 2 R.
+//! - `sampled`: partition's choice. Inputs of at least partition_sample_min_bytes run a one-block
+//!   kernel first that applies the predicate to partition_samples items evenly spaced (item
+//!   floor(k n / samples), k = 0 .. samples - 1) and picks `rotated` where fewer than a quarter of
+//!   them are selected (rotated beats forward where S < n / 3; the quarter leaves a margin for the
+//!   sample's error), else `forward`. The choice is made on the device, so the pass needs no
+//!   synchronization before it; it depends only on the input, so a call's result does too.
+enum class partition_sides
+{
+  forward,
+  rotated,
+  sampled
+};
+
+//! Items the sampling kernel tests, and its block (each thread tests samples / threads items).
+inline constexpr int partition_samples        = 4096;
+inline constexpr int partition_sample_threads = 1024;
+//! The smallest input (bytes) that partition samples: the sample costs a launch and about a memory
+//! round trip a sample row before the pass (a few microseconds), under 5% of the pass from here on.
+inline constexpr std::uint64_t partition_sample_min_bytes = std::uint64_t(64) << 20;
+
+//! The sampled decision: rotated where fewer than a quarter of the samples are selected.
+SWEEP_HOST_DEVICE constexpr bool partition_rotates(unsigned selected_samples, unsigned samples = partition_samples)
+{
+  return std::uint64_t(selected_samples) * 4 < samples;
+}
+
+//! The index of sample k of `samples` over n items: floor(k n / samples) (k n < 2^64 for n < 2^51).
+SWEEP_HOST_DEVICE constexpr std::uint64_t partition_sample_index(unsigned k, std::uint64_t n, unsigned samples = partition_samples)
+{
+  return static_cast<std::uint64_t>(k) * n / samples;
+}
+
+//! The copies that finish a rotated partition of n items of which `rejected` were written over the
+//! input (at [0, rejected)) and n - rejected went to temporary storage: move [0, moved) to
+//! [moved_to, n), then the selected items from temporary storage to [0, selected). The two ranges of
+//! the move do not overlap (moved <= moved_to); the second copy overwrites [0, moved) only after the
+//! first read it (stream order).
+struct rotated_moves
+{
+  std::uint64_t selected; //!< S, the partition point
+  std::uint64_t moved;    //!< min(S, R): rejected items moved from the front
+  std::uint64_t moved_to; //!< max(S, R): where they go
+};
+
+constexpr rotated_moves plan_rotated_moves(std::uint64_t n, std::uint64_t rejected)
+{
+  const std::uint64_t selected = n - rejected;
+  return {selected, selected < rejected ? selected : rejected, selected < rejected ? rejected : selected};
+}
 
 } // namespace copy_if_impl
 } // namespace detail

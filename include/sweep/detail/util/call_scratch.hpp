@@ -15,7 +15,7 @@ namespace sweep
 namespace detail
 {
 
-//! - A pinned host word mapped into the device's address space, which a kernel writes its result to:
+//! - Pinned host words mapped into the device's address space, which a kernel writes its result to:
 //!   the host reads it after synchronizing the stream, with no copy launched.
 //! - A small device buffer for the temporary storage of small calls: no stream-ordered allocation
 //!   and free per call.
@@ -31,9 +31,12 @@ namespace detail
 struct call_scratch
 {
   static constexpr std::size_t device_bytes = std::size_t(64) << 10;
+  //! The pinned words: [0] a call's count; [1] a second result of the same call (in-place partition's
+  //! choice of sides, partition.cuh).
+  static constexpr int host_words = 2;
 
-  unsigned long long* host_word   = nullptr; //!< pinned host memory
-  unsigned long long* mapped_word = nullptr; //!< the same word as the device addresses it
+  unsigned long long* host_word   = nullptr; //!< pinned host memory: host_words words
+  unsigned long long* mapped_word = nullptr; //!< the same words as the device addresses them
   void* device_buffer             = nullptr; //!< device_bytes of device memory
   unsigned long long context_id   = 0;       //!< the id of the context the three belong to (0: none
                                              //!< made); ids are never reused
@@ -184,7 +187,7 @@ __host__ inline call_scratch* thread_call_scratch()
   void* buffer = nullptr;
   const bool made = cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, device) == cudaSuccess
                  && can_map != 0
-                 && cudaHostAlloc(&host, sizeof(unsigned long long), cudaHostAllocMapped) == cudaSuccess
+                 && cudaHostAlloc(&host, call_scratch::host_words * sizeof(unsigned long long), cudaHostAllocMapped) == cudaSuccess
                  && cudaHostGetDevicePointer(&mapped, host, 0) == cudaSuccess
                  && cudaMalloc(&buffer, call_scratch::device_bytes) == cudaSuccess;
   if (!made)
