@@ -154,50 +154,45 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
     call_scratch* const scratch = Sides == sides::forward ? nullptr : thread_call_scratch();
     const bool choose           = scratch != nullptr
                        && (Sides == sides::rotated || n * sizeof(value_type) >= copy_if_impl::partition_sample_min_bytes);
-    if (!choose)
-    {
-      temp_storage<execution_policy<Derived>, 1> storage(policy, temp_layout<1>{n * sizeof(value_type)});
-      value_type* const rejected = storage.template part<value_type>(0);
-      const auto ends            = partition_copy_body(policy, first, last, stencil, first, rejected, pred, has_stencil,
-                                                       [&](auto&) { return thrust::make_pair(first, rejected); });
-      const std::uint64_t count  = static_cast<std::uint64_t>(ends.second - rejected);
-      // The rejected items behind the selected ones (the kernel has completed: the dispatcher
-      // synchronized for its count). Synchronized before the temporary storage goes back and before
-      // returning, as Thrust's partitions return after their work.
-      copy_items(policy, rejected, count, ends.first, "sweep::partition: copying the rejected items");
-      synchronize(policy, "sweep::partition: synchronizing");
-      return ends.first;
-    }
-    temp_storage<execution_policy<Derived>, 2> storage(policy, temp_layout<2>{n * sizeof(value_type), sizeof(unsigned)});
-    value_type* const side  = storage.template part<value_type>(0);
-    unsigned* const swapped = storage.template part<unsigned>(1);
-    const auto input        = thrust::try_unwrap_contiguous_iterator(first);
-    copy_if_impl::partition_sample_kernel<<<1, copy_if_impl::partition_sample_threads, 0, stream>>>(
-      thrust::try_unwrap_contiguous_iterator(stencil), n, pred, Sides == sides::rotated ? 1 : -1, swapped,
-      scratch->mapped_word + 1);
+    // The side copied into place after the pass (n items at most) and, where partition chooses its
+    // sides, the device word of the choice.
+    temp_storage<execution_policy<Derived>, 2> storage(policy, temp_layout<2>{n * sizeof(value_type), choose ? sizeof(unsigned) : 0});
+    value_type* const side = storage.template part<value_type>(0);
     // From here a kernel may run on the temporary storage: drained before it goes back on a throw.
     const drain_stream_on_throw drain{stream};
-    check_launch("sweep::partition: partition_sample_kernel launch");
-    // One pass: the side the predicate (or its negation, as the sample chose) selects over the
-    // input, the other to `side`. Synchronizes: the count, then the choice, are on the host.
-    const copy_if_impl::side_predicate<Pred> chosen{pred, swapped};
-    std::uint64_t in_place = 0;
-    if constexpr (HasStencil)
+    // One pass: the items `pass_pred` selects over the input, the others to `side`; returns the end
+    // of the first. Synchronizes: the count is on the host (partition_copy_body, dispatch).
+    const auto pass = [&](auto pass_pred) {
+      return partition_copy_body(policy, first, last, stencil, first, side, pass_pred, has_stencil,
+                                 [&](auto&) { return thrust::make_pair(first, side); })
+        .first;
+    };
+    ForwardIt in_place_end = first;
+    bool rotated           = false;
+    if (!choose)
     {
-      in_place = copy_if_impl::dispatch<value_type, false>(policy, input, n, thrust::try_unwrap_contiguous_iterator(stencil),
-                                                           input, chosen, side);
+      in_place_end = pass(pred);
     }
     else
     {
-      in_place = copy_if_impl::dispatch<value_type, false>(policy, input, n, copy_if_impl::no_stencil{}, input, chosen, side);
+      unsigned* const swapped = storage.template part<unsigned>(1);
+      copy_if_impl::partition_sample_kernel<<<1, copy_if_impl::partition_sample_threads, 0, stream>>>(
+        thrust::try_unwrap_contiguous_iterator(stencil), n, pred, Sides == sides::rotated ? 1 : -1, swapped,
+        scratch->mapped_word + 1);
+      check_launch("sweep::partition: partition_sample_kernel launch");
+      // The predicate, or its negation, as the sample chose; the choice is on the host once the pass
+      // has synchronized.
+      in_place_end = pass(copy_if_impl::side_predicate<Pred>{pred, swapped});
+      rotated      = static_cast<volatile unsigned long long*>(scratch->host_word)[1] != 0;
     }
-    const bool rotated = static_cast<volatile unsigned long long*>(scratch->host_word)[1] != 0;
+    const auto in_place = static_cast<std::uint64_t>(in_place_end - first);
     if (!rotated)
     {
-      copy_items(policy, side, n - in_place, first + static_cast<difference>(in_place),
-                 "sweep::partition: copying the rejected items");
+      // The rejected items behind the selected ones. Synchronized before the temporary storage goes
+      // back and before returning, as Thrust's partitions return after their work.
+      copy_items(policy, side, n - in_place, in_place_end, "sweep::partition: copying the rejected items");
       synchronize(policy, "sweep::partition: synchronizing");
-      return first + static_cast<difference>(in_place);
+      return in_place_end;
     }
     const copy_if_impl::rotated_moves moves = copy_if_impl::plan_rotated_moves(n, in_place);
     copy_items(policy, first, moves.moved, first + static_cast<difference>(moves.moved_to),

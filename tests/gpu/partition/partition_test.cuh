@@ -24,6 +24,16 @@ namespace sweep_test
 struct no_stencil
 {};
 
+//! Selects (int, float) items (zip ranges) by their int: about pct% of distinct ints.
+struct int_part_selected
+{
+  unsigned pct;
+  __host__ __device__ bool operator()(const thrust::tuple<std::int32_t, float>& t) const
+  {
+    return mix64(static_cast<std::uint32_t>(thrust::get<0>(t))) % 100 < pct;
+  }
+};
+
 inline std::string partition_label(const std::string& what, std::size_t n, unsigned pct)
 {
   return what + ", n=" + std::to_string(n) + ", " + std::to_string(pct) + "% selected";

@@ -33,16 +33,6 @@ struct positive
 
 using pair_t = thrust::tuple<std::int32_t, float>;
 
-//! Selects (int, float) items by their int.
-struct int_part_selected
-{
-  unsigned pct;
-  __host__ __device__ bool operator()(const pair_t& t) const
-  {
-    return mix64(static_cast<std::uint32_t>(thrust::get<0>(t))) % 100 < pct;
-  }
-};
-
 } // namespace
 
 TEST_CASE("partition of counting and transform iterators matches thrust", "[partition][iterators]")

@@ -81,16 +81,6 @@ struct not_multiple_of_4
   __host__ __device__ bool operator()(std::int32_t s) const { return (s & 3) != 0; }
 };
 
-//! Selects (int, float) items by their int.
-struct int_part_selected
-{
-  unsigned pct;
-  __host__ __device__ bool operator()(const thrust::tuple<std::int32_t, float>& t) const
-  {
-    return mix64(static_cast<std::uint32_t>(thrust::get<0>(t))) % 100 < pct;
-  }
-};
-
 } // namespace
 
 TEST_CASE("partition forced rotated leaves the selected items in order and the rejected ones rotated",
