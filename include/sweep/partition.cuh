@@ -177,7 +177,7 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
     {
       unsigned* const swapped = storage.template part<unsigned>(1);
       copy_if_impl::partition_sample_kernel<<<1, copy_if_impl::partition_sample_threads, 0, stream>>>(
-        thrust::try_unwrap_contiguous_iterator(stencil), n, pred, Sides == sides::rotated ? 1 : -1, swapped,
+        thrust::try_unwrap_contiguous_iterator(stencil), n, pred, Sides == sides::rotated, swapped,
         scratch->mapped_word + 1);
       check_launch("sweep::partition: partition_sample_kernel launch");
       // The predicate, or its negation, as the sample chose; the choice is on the host once the pass

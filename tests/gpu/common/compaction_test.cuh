@@ -56,6 +56,14 @@ std::size_t many_tiles()
   return 300 * copy_if_tile<T>() + 7;
 }
 
+//! The sizes of the policy tests (streams, allocators, par_nosync): one item, under a tile, one past
+//! the u32 tile, past 40 tiles.
+inline std::vector<std::size_t> policy_sizes_of_copy_if()
+{
+  const std::size_t tile = copy_if_tile<std::uint32_t>();
+  return {1, 1000, tile + 1, 40 * tile + 7};
+}
+
 // --------------------------------------------------------------------------------------------------
 // Runs
 

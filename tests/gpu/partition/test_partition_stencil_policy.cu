@@ -128,16 +128,10 @@ TEST_CASE("partition of items that are their own index puts each on the side its
 namespace
 {
 
-std::vector<std::size_t> policy_sizes()
-{
-  const std::size_t tile = copy_if_tile<std::uint32_t>();
-  return {1, 1000, tile + 1, 40 * tile + 7};
-}
-
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
-  for (std::size_t n : policy_sizes())
+  for (std::size_t n : policy_sizes_of_copy_if())
   {
     const auto data    = random_vector<std::uint32_t>(n, test_seed() + n);
     const auto stencil = random_vector<std::uint8_t>(n, test_seed() + n + 1);

@@ -241,12 +241,6 @@ TEST_CASE("reduce_by_key on raw pointers at misaligned starts matches thrust", "
 namespace
 {
 
-std::vector<std::size_t> policy_sizes()
-{
-  const std::size_t tile = copy_if_tile<std::uint32_t>();
-  return {1, 1000, tile + 1, 40 * tile + 7};
-}
-
 thrust::device_vector<std::uint32_t> policy_keys(std::size_t n, std::uint64_t salt)
 {
   return items_of_runs<std::uint32_t>(run_ids(n, run_shape::short_runs, test_seed() + salt),
@@ -256,7 +250,7 @@ thrust::device_vector<std::uint32_t> policy_keys(std::size_t n, std::uint64_t sa
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
-  for (std::size_t n : policy_sizes())
+  for (std::size_t n : policy_sizes_of_copy_if())
   {
     const auto keys   = policy_keys(n, n);
     const auto values = random_vector<std::int64_t>(n, test_seed() + 100);

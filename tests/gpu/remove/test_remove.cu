@@ -371,16 +371,10 @@ TEST_CASE("remove on raw pointers at misaligned starts matches thrust", "[remove
 namespace
 {
 
-std::vector<std::size_t> policy_sizes()
-{
-  const std::size_t tile = copy_if_tile<std::uint32_t>();
-  return {1, 1000, tile + 1, 40 * tile + 7};
-}
-
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
-  for (std::size_t n : policy_sizes())
+  for (std::size_t n : policy_sizes_of_copy_if())
   {
     const auto data    = generated_vector<std::uint32_t>(n, value_share<std::uint32_t>{test_seed() + n, 40, 12u});
     const auto stencil = random_vector<std::uint8_t>(n, test_seed() + n + 1);

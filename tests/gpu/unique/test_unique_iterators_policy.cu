@@ -225,16 +225,10 @@ TEST_CASE("unique on raw pointers at misaligned starts matches thrust", "[unique
 namespace
 {
 
-std::vector<std::size_t> policy_sizes()
-{
-  const std::size_t tile = copy_if_tile<std::uint32_t>();
-  return {1, 1000, tile + 1, 40 * tile + 7};
-}
-
 template <class Policy>
 void check_policy(Policy policy, const char* name)
 {
-  for (std::size_t n : policy_sizes())
+  for (std::size_t n : policy_sizes_of_copy_if())
   {
     const auto keys   = items_of_runs<std::uint32_t>(run_ids(n, run_shape::short_runs, test_seed() + n),
                                                      run_value<std::uint32_t>{test_seed()});

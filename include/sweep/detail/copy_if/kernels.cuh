@@ -117,16 +117,17 @@ struct side_predicate
 };
 
 //! One block: decides an in-place partition's sides before its pass (plan.hpp, partition_sides).
-//! `force` < 0 samples: pred on partition_samples items of `items` (the input, or the stencil)
-//! evenly spaced, and rotated where fewer than a quarter hold; otherwise rotated where force is 1.
+//! Samples pred on partition_samples items of `items` (the input, or the stencil) evenly spaced, and
+//! chooses rotated where fewer than a quarter hold; `force_rotated` (tests) chooses rotated unsampled.
 //! Writes the choice (1: rotated) to `swapped` (device memory, which the pass's side_predicate
 //! reads) and to `mapped` (a pinned host word, which the host reads after the pass's synchronize).
 template <class ItemIt, class Pred>
 __global__ void __launch_bounds__(partition_sample_threads)
-  partition_sample_kernel(ItemIt items, std::uint64_t n, Pred pred, int force, unsigned* swapped, unsigned long long* mapped)
+  partition_sample_kernel(ItemIt items, std::uint64_t n, Pred pred, bool force_rotated, unsigned* swapped,
+                          unsigned long long* mapped)
 {
-  unsigned rotated = force > 0 ? 1u : 0u;
-  if (force < 0)
+  unsigned rotated = 1u;
+  if (!force_rotated)
   {
     unsigned selected = 0;
     for (int k = static_cast<int>(threadIdx.x); k < partition_samples; k += partition_sample_threads)

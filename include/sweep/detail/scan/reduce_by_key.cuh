@@ -288,14 +288,7 @@ struct run_output
            && contiguous_aligned<Vec>(keys + i0);
       }
       key_type tail_keys[Vec];
-#pragma unroll
-      for (int u = 0; u < Vec; ++u)
-      {
-        if ((in[j][u].count & run_tail_bit<Count>) && !vec)
-        {
-          tail_keys[u] = key_at(i0 + u);
-        }
-      }
+      load_tail_keys<Vec>(i0, in[j], !vec, tail_keys);
       if constexpr (vector_tails_capable && Vec > 1)
       {
         if (vec)
@@ -303,21 +296,7 @@ struct run_output
           load_contiguous(keys + i0, tail_keys);
         }
       }
-#pragma unroll
-      for (int u = 0; u < Vec; ++u)
-      {
-        const item& x = in[j][u];
-        if ((x.count & run_tail_bit<Count>) && !vec)
-        {
-          const std::int64_t segment = static_cast<std::int64_t>(x.count & ~run_tail_bit<Count>) - 1;
-          values_out[segment]        = x.value;
-          keys_out[segment]          = tail_keys[u];
-          if (i0 + u + 1 == n)
-          {
-            *segments = static_cast<unsigned long long>(segment + 1);
-          }
-        }
-      }
+      store_tails<Vec>(i0, in[j], !vec, tail_keys);
       if constexpr (vector_tails_capable && Vec > 1)
       {
         if (vec)
@@ -357,25 +336,39 @@ struct run_output
   __device__ void store_row_items(std::int64_t row_first, const item (&row)[Vec]) const
   {
     key_type tail_keys[Vec];
+    load_tail_keys<Vec>(index + row_first, row, true, tail_keys);
+    store_tails<Vec>(index + row_first, row, true, tail_keys);
+  }
+
+  //! The keys of a row's tails (items i0 .. i0 + Vec - 1), item by item; none where !active.
+  template <int Vec>
+  __device__ void load_tail_keys(std::int64_t i0, const item (&row)[Vec], bool active, key_type (&tail_keys)[Vec]) const
+  {
 #pragma unroll
     for (int u = 0; u < Vec; ++u)
     {
-      if (row[u].count & run_tail_bit<Count>)
+      if ((row[u].count & run_tail_bit<Count>) && active)
       {
-        tail_keys[u] = key_at(index + row_first + u);
+        tail_keys[u] = key_at(i0 + u);
       }
     }
+  }
+
+  //! A row's tails item by item, each value and key at its segment's index (the input's last item
+  //! writes the segment count); none where !active.
+  template <int Vec>
+  __device__ void store_tails(std::int64_t i0, const item (&row)[Vec], bool active, const key_type (&tail_keys)[Vec]) const
+  {
 #pragma unroll
     for (int u = 0; u < Vec; ++u)
     {
       const item& x = row[u];
-      if (x.count & run_tail_bit<Count>)
+      if ((x.count & run_tail_bit<Count>) && active)
       {
-        const std::int64_t i       = index + row_first + u;
         const std::int64_t segment = static_cast<std::int64_t>(x.count & ~run_tail_bit<Count>) - 1;
         values_out[segment]        = x.value;
         keys_out[segment]          = tail_keys[u];
-        if (i + 1 == n)
+        if (i0 + u + 1 == n)
         {
           *segments = static_cast<unsigned long long>(segment + 1);
         }
