@@ -41,6 +41,8 @@ namespace detail
 //! The shared body of partition_copy and stable_partition_copy: the items of [first, last) whose
 //! predicate (on the item, or on the stencil item where HasStencil) holds to out_true, the others to
 //! out_false, both in input order. Value types sweep's kernel does not take run `fallback(policy)`.
+//! With `device_total` (partition in place) the count goes there and nothing waits (dispatch): the
+//! returned ends are then meaningless.
 template <class Derived, class InputIt, class StencilIt, class TrueIt, class FalseIt, class Pred, bool HasStencil, class Fallback>
 __host__ thrust::pair<TrueIt, FalseIt> partition_copy_body(execution_policy<Derived>& policy,
                                                            InputIt first,
@@ -50,7 +52,8 @@ __host__ thrust::pair<TrueIt, FalseIt> partition_copy_body(execution_policy<Deri
                                                            FalseIt out_false,
                                                            Pred pred,
                                                            std::integral_constant<bool, HasStencil>,
-                                                           Fallback fallback)
+                                                           Fallback fallback,
+                                                           unsigned long long* device_total = nullptr)
 {
   using value_type = cccl::value_type_t<InputIt>;
   if constexpr (!copy_if_impl::supported_type<value_type>)
@@ -71,13 +74,13 @@ __host__ thrust::pair<TrueIt, FalseIt> partition_copy_body(execution_policy<Deri
     {
       selected = copy_if_impl::dispatch<value_type, false>(policy, input, n, thrust::try_unwrap_contiguous_iterator(stencil),
                                                            thrust::try_unwrap_contiguous_iterator(out_true), pred,
-                                                           thrust::try_unwrap_contiguous_iterator(out_false));
+                                                           thrust::try_unwrap_contiguous_iterator(out_false), device_total);
     }
     else
     {
       selected = copy_if_impl::dispatch<value_type, false>(policy, input, n, copy_if_impl::no_stencil{},
                                                            thrust::try_unwrap_contiguous_iterator(out_true), pred,
-                                                           thrust::try_unwrap_contiguous_iterator(out_false));
+                                                           thrust::try_unwrap_contiguous_iterator(out_false), device_total);
     }
     using true_difference  = typename ::cuda::std::iterator_traits<TrueIt>::difference_type;
     using false_difference = typename ::cuda::std::iterator_traits<FalseIt>::difference_type;
@@ -115,7 +118,9 @@ __host__ void copy_items(execution_policy<Derived>& policy, FromIt from, std::ui
 //! the other to temporary storage (from the policy), then copied into place (copy_if_impl's
 //! partition_sides, plan.hpp: `forward` for stable_partition; `sampled` for partition, which may take
 //! `rotated`; tests force either). Returns the partition point. Value types sweep's kernel does not
-//! take run `fallback(policy)`.
+//! take run `fallback(policy)`. The host waits for the pass's count, then for the copy; a forward pass
+//! over at most partition_one_wait_max_bytes of a raw pointer under sweep's stream-ordered storage
+//! waits once, for both (the copy reads the count on the device).
 template <copy_if_impl::partition_sides Sides,
           class Derived,
           class ForwardIt,
@@ -151,27 +156,54 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
     const cudaStream_t stream = stream_of(policy);
     // The choice of sides comes back through the thread's pinned scratch word: without one (a driver
     // without the entry points call_scratch needs) the pass runs forward.
-    call_scratch* const scratch = Sides == sides::forward ? nullptr : thread_call_scratch();
-    const bool choose           = scratch != nullptr
-                       && (Sides == sides::rotated || n * sizeof(value_type) >= copy_if_impl::partition_sample_min_bytes);
+    call_scratch* const scratch = thread_call_scratch();
+    const std::uint64_t bytes   = n * sizeof(value_type);
+    const bool choose           = Sides != sides::forward && scratch != nullptr
+                       && (Sides == sides::rotated || bytes >= copy_if_impl::partition_sample_min_bytes);
+    // Small forward partitions of raw pointers on sweep's stream-ordered storage wait once: the pass
+    // leaves its count on the device and partition_copy_back_kernel reads it there (plan.hpp,
+    // partition_one_wait_max_bytes). An allocator's storage could go back while the pass runs.
+    using raw_first_t   = decltype(thrust::try_unwrap_contiguous_iterator(first));
+    const bool one_wait = std::is_pointer<raw_first_t>::value && is_sweep_policy_v<Derived>
+                       && !has_allocator<Derived>::value && scratch != nullptr && !choose
+                       && bytes <= copy_if_impl::partition_one_wait_max_bytes;
     // The side copied into place after the pass (n items at most) and, where partition chooses its
-    // sides, the device word of the choice.
-    temp_storage<execution_policy<Derived>, 2> storage(policy, temp_layout<2>{n * sizeof(value_type), choose ? sizeof(unsigned) : 0});
+    // sides, the device word of the choice; where it waits once, the device word of the count.
+    temp_storage<execution_policy<Derived>, 2> storage(
+      policy, temp_layout<2>{bytes, choose ? sizeof(unsigned) : one_wait ? sizeof(unsigned long long) : 0});
     value_type* const side = storage.template part<value_type>(0);
     // From here a kernel may run on the temporary storage: drained before it goes back on a throw.
     const drain_stream_on_throw drain{stream};
     // One pass: the items `pass_pred` selects over the input, the others to `side`; returns the end
     // of the first. Synchronizes: the count is on the host (partition_copy_body, dispatch).
-    const auto pass = [&](auto pass_pred) {
+    // With a device_total, the count stays on the device and nothing waits (the returned end is then
+    // meaningless).
+    const auto pass = [&](auto pass_pred, unsigned long long* device_total) {
       return partition_copy_body(policy, first, last, stencil, first, side, pass_pred, has_stencil,
-                                 [&](auto&) { return thrust::make_pair(first, side); })
+                                 [&](auto&) { return thrust::make_pair(first, side); }, device_total)
         .first;
     };
+    if constexpr (std::is_pointer<raw_first_t>::value)
+    {
+      if (one_wait)
+      {
+        unsigned long long* const total = storage.template part<unsigned long long>(1);
+        pass(pred, total);
+        const std::uint64_t blocks = (n + copy_if_impl::partition_copy_back_threads - 1) / copy_if_impl::partition_copy_back_threads;
+        copy_if_impl::partition_copy_back_kernel<value_type>
+          <<<static_cast<unsigned>(blocks < copy_if_impl::partition_copy_back_max_blocks ? blocks : copy_if_impl::partition_copy_back_max_blocks),
+             copy_if_impl::partition_copy_back_threads, 0, stream>>>(side, thrust::try_unwrap_contiguous_iterator(first), n,
+                                                                    total, scratch->mapped_word);
+        check_launch("sweep::partition: partition_copy_back_kernel launch");
+        synchronize(policy, "sweep::partition: synchronizing");
+        return first + static_cast<difference>(*static_cast<volatile unsigned long long*>(scratch->host_word));
+      }
+    }
     ForwardIt in_place_end = first;
     bool rotated           = false;
     if (!choose)
     {
-      in_place_end = pass(pred);
+      in_place_end = pass(pred, nullptr);
     }
     else
     {
@@ -182,7 +214,7 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
       check_launch("sweep::partition: partition_sample_kernel launch");
       // The predicate, or its negation, as the sample chose; the choice is on the host once the pass
       // has synchronized.
-      in_place_end = pass(copy_if_impl::side_predicate<Pred>{pred, swapped});
+      in_place_end = pass(copy_if_impl::side_predicate<Pred>{pred, swapped}, nullptr);
       rotated      = static_cast<volatile unsigned long long*>(scratch->host_word)[1] != 0;
     }
     const auto in_place = static_cast<std::uint64_t>(in_place_end - first);

@@ -211,3 +211,53 @@ TEST_CASE("partition samples inputs of 64 MiB and more: rotated where few are se
   check_sides<ci::partition_sides::sampled>(sweep::par, items, n, index.begin(), not_multiple_of_4{}, true,
                                             "doubles with a stencil the sample misjudges");
 }
+
+TEST_CASE("in-place partitions wait once up to partition_one_wait_max_bytes and twice above: the same layout",
+          "[partition][sides][one_wait]")
+{
+  // The forward form below and above the bound (partition_copy_back_kernel reads the count on the
+  // device; above, cudaMemcpyAsync after the host has it), for 1-, 4- and 24-byte items, with and
+  // without a stencil, on the default stream and on another, under par and par_nosync; an allocator
+  // policy always waits twice.
+  constexpr std::uint64_t bound = ci::partition_one_wait_max_bytes;
+  stream_guard s;
+  const auto sizes_of = [&](std::size_t item) {
+    const std::size_t at = static_cast<std::size_t>(bound / item);
+    return std::vector<std::size_t>{at - 1, at, at + 1, 3 * 256 * 1024 + 17};
+  };
+  for (std::size_t n : sizes_of(1))
+  {
+    const auto bytes = random_vector<std::uint8_t>(n, test_seed() + 90);
+    for (unsigned pct : {0u, 5u, 50u, 100u})
+    {
+      check_sides<ci::partition_sides::forward>(sweep::par, bytes, n, no_stencil{}, keep_percent<std::uint8_t>{pct}, false,
+                                                partition_label("uint8 stable", n, pct));
+      check_sides<ci::partition_sides::sampled>(sweep::par_nosync.on(s.stream), bytes, n, no_stencil{},
+                                                keep_percent<std::uint8_t>{pct}, false,
+                                                partition_label("uint8 partition, par_nosync.on(stream)", n, pct));
+    }
+  }
+  for (std::size_t n : sizes_of(sizeof(std::uint32_t)))
+  {
+    const auto data = random_vector<std::uint32_t>(n, test_seed() + 91);
+    const thrust::device_vector<std::int32_t> stencil = random_vector<std::int32_t>(n, test_seed() + 92);
+    check_sides<ci::partition_sides::sampled>(sweep::par.on(s.stream), data, n, no_stencil{}, keep_percent<std::uint32_t>{50},
+                                              false, partition_label("uint32 partition, par.on(stream)", n, 50));
+    check_sides<ci::partition_sides::forward>(sweep::par, data, n, stencil.begin(), odd_stencil{}, false,
+                                              "uint32 stable with an int32 stencil, n = " + std::to_string(n));
+    allocation_counts counts;
+    counting_allocator<char> alloc(&counts);
+    check_sides<ci::partition_sides::forward>(sweep::par(alloc), data, n, no_stencil{}, keep_percent<std::uint32_t>{50}, false,
+                                              partition_label("uint32 stable, par(alloc)", n, 50));
+    CHECK(counts.allocations.load() == counts.deallocations.load());
+  }
+  for (std::size_t n : sizes_of(sizeof(s24)))
+  {
+    const auto wide = random_vector<s24>(n, test_seed() + 93);
+    for (unsigned pct : {5u, 95u})
+    {
+      check_sides<ci::partition_sides::sampled>(sweep::par, wide, n, no_stencil{}, keep_percent<s24>{pct}, false,
+                                                partition_label("24-byte partition", n, pct));
+    }
+  }
+}

@@ -69,6 +69,10 @@ __host__ const kernel_launch<tile_dims>& launch_for()
 //! is needed on the host), whatever the policy; refuses a capturing stream before enqueuing anything.
 //! Throws thrust::system_error on CUDA errors and std::bad_alloc when temporary storage is exhausted.
 //! Schedule: the tuning's (the public algorithms), or one forced (tests run each).
+//! With `device_total` (device memory; not with an allocator policy, whose storage would go back while
+//! the kernel runs) the kernel writes the count there instead and nothing waits: the call returns 0
+//! once the kernel is enqueued, and the caller synchronizes the stream before the thread's next
+//! compaction (which reuses its call_scratch) and before it reads the count (partition in place).
 template <class T,
           bool Discard,
           schedule_choice Schedule = schedule_choice::tuned,
@@ -85,7 +89,8 @@ __host__ std::uint64_t dispatch(execution_policy<Derived>& policy,
                                 StencilIt stencil,
                                 OutputIt output,
                                 Pred pred,
-                                RejectedIt rejected = {})
+                                RejectedIt rejected                = {},
+                                unsigned long long* device_total = nullptr)
 {
   constexpr bool two_outputs        = !std::is_same<RejectedIt, no_rejected>::value;
   constexpr schedule_choice choice  = two_outputs && Schedule == schedule_choice::tuned ? schedule_choice::tuned_two_outputs : Schedule;
@@ -140,7 +145,9 @@ __host__ std::uint64_t dispatch(execution_policy<Derived>& policy,
   tile_state<unsigned long long, tile_ordering::relaxed> state;
   state.words = lone_tile ? nullptr : reinterpret_cast<unsigned long long*>(temp + layout.offsets[1]);
   state.slots = static_cast<std::uint32_t>(plan.word_stride); // slot 0 of each tile's words is its word
-  unsigned long long* const total = scratch != nullptr ? scratch->mapped_word : header + 1;
+  unsigned long long* const total = device_total != nullptr ? device_total
+                                   : scratch != nullptr      ? scratch->mapped_word
+                                                             : header + 1;
   const params_t params{
     input, chunks, stencil, output, pred, plan.head, plan.virtual_items, plan.tiles, state, header, total, rejected};
 
@@ -167,6 +174,10 @@ __host__ std::uint64_t dispatch(execution_policy<Derived>& policy,
   // temporary storage goes back and before the thread's scratch can be reused.
   const drain_stream_on_throw drain{stream};
   check_launch("sweep::copy_if: select_kernel launch");
+  if (device_total != nullptr)
+  {
+    return 0;
+  }
 
   unsigned long long count = 0;
   if (scratch == nullptr)

@@ -152,6 +152,29 @@ __global__ void __launch_bounds__(partition_sample_threads)
   }
 }
 
+//! After an in-place partition's pass that left its count S at `total` (device memory): the n - S
+//! rejected items at `side` to first[S, n), in order, so that the host waits once for the pass and
+//! the copy together (plan.hpp, partition_one_wait_max_bytes); block 0's thread 0 hands S to the host
+//! through `mapped` (a pinned host word).
+template <class T>
+__global__ void __launch_bounds__(partition_copy_back_threads)
+  partition_copy_back_kernel(const T* side, T* first, std::uint64_t n, const unsigned long long* total,
+                             unsigned long long* mapped)
+{
+  const std::uint64_t selected = *total;
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    *mapped = selected;
+  }
+  const std::uint64_t rejected = n - selected;
+  const std::uint64_t stride   = static_cast<std::uint64_t>(gridDim.x) * partition_copy_back_threads;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * partition_copy_back_threads + threadIdx.x; i < rejected;
+       i += stride)
+  {
+    first[selected + i] = side[i];
+  }
+}
+
 } // namespace copy_if_impl
 } // namespace detail
 } // namespace sweep

@@ -268,6 +268,16 @@ inline constexpr int partition_sample_threads = 1024;
 //! round trip a sample row before the pass (a few microseconds), under 5% of the pass from here on.
 inline constexpr std::uint64_t partition_sample_min_bytes = std::uint64_t(64) << 20;
 
+//! In-place partitions of at most this many bytes that run forward copy the rejected items behind the
+//! selected ones with partition_copy_back_kernel, which reads the count on the device, so that the
+//! host waits once (for the pass and the copy) instead of twice; a stream synchronization is several
+//! microseconds, the whole of a small call's copy. Larger inputs copy with cudaMemcpyAsync at the
+//! copy rate (the kernel copies item by item).
+inline constexpr std::uint64_t partition_one_wait_max_bytes = std::uint64_t(4) << 20;
+//! The copy-back kernel's block, and the most blocks it takes (it loops over the rest).
+inline constexpr int partition_copy_back_threads       = 256;
+inline constexpr unsigned partition_copy_back_max_blocks = 1024;
+
 //! The sampled decision: rotated where fewer than a quarter of the samples are selected.
 SWEEP_HOST_DEVICE constexpr bool partition_rotates(unsigned selected_samples, unsigned samples = partition_samples)
 {
