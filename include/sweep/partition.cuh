@@ -154,8 +154,9 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
     throw_on_pending_error("sweep::partition: an earlier CUDA call left this error");
     copy_if_impl::refuse_capture(stream_of(policy)); // before the temporary storage is taken
     const cudaStream_t stream = stream_of(policy);
-    // The choice of sides comes back through the thread's pinned scratch word: without one (a driver
-    // without the entry points call_scratch needs) the pass runs forward.
+    // The choice of sides, and a one-wait pass's count, come back through the thread's pinned scratch
+    // words: without them (a driver without the entry points call_scratch needs) the pass runs
+    // forward and waits twice.
     call_scratch* const scratch = thread_call_scratch();
     const std::uint64_t bytes   = n * sizeof(value_type);
     const bool choose           = Sides != sides::forward && scratch != nullptr
@@ -164,9 +165,8 @@ __host__ ForwardIt partition_body(execution_policy<Derived>& policy,
     // leaves its count on the device and partition_copy_back_kernel reads it there (plan.hpp,
     // partition_one_wait_max_bytes). An allocator's storage could go back while the pass runs.
     using raw_first_t   = decltype(thrust::try_unwrap_contiguous_iterator(first));
-    const bool one_wait = std::is_pointer<raw_first_t>::value && is_sweep_policy_v<Derived>
-                       && !has_allocator<Derived>::value && scratch != nullptr && !choose
-                       && bytes <= copy_if_impl::partition_one_wait_max_bytes;
+    const bool one_wait = std::is_pointer<raw_first_t>::value && !has_allocator<Derived>::value && scratch != nullptr
+                       && !choose && bytes <= copy_if_impl::partition_one_wait_max_bytes;
     // The side copied into place after the pass (n items at most) and, where partition chooses its
     // sides, the device word of the choice; where it waits once, the device word of the count.
     temp_storage<execution_policy<Derived>, 2> storage(
