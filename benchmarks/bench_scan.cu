@@ -132,13 +132,15 @@ struct workload : sweep_bench::workload_base
   thrust::device_vector<T> in, out_sweep, out_thrust, out_cub;
   thrust::device_vector<unsigned char> cub_temp;
   std::size_t n;
+  std::size_t offset; //!< the input starts this many items into `in` (1: not 16-byte aligned)
 
-  workload(std::size_t n_, std::uint64_t seed)
-      : in(n_)
+  workload(std::size_t n_, std::uint64_t seed, std::size_t offset_ = 0)
+      : in(n_ + offset_)
       , out_sweep(n_)
       , out_thrust(n_)
       , out_cub(n_)
       , n(n_)
+      , offset(offset_)
   {
     sweep_bench::fill_random(in, seed, from_random_bits<T>{});
     std::size_t most = 0; // one buffer serves both count forms
@@ -153,7 +155,7 @@ struct workload : sweep_bench::workload_base
 
   cudaError_t cub_scan(impl form, void* temp, std::size_t& temp_bytes, cudaStream_t stream)
   {
-    const T* first = thrust::raw_pointer_cast(in.data());
+    const T* first = thrust::raw_pointer_cast(in.data()) + offset;
     T* result      = thrust::raw_pointer_cast(out_cub.data());
     return sweep_bench::with_cub_count(form, n, [&](auto count) {
       if constexpr (Kind == scan_kind::inclusive && is_sum)
@@ -175,13 +177,17 @@ struct workload : sweep_bench::workload_base
   template <class Policy>
   void scan(Policy policy, thrust::device_vector<T>& out)
   {
+    // Raw pointers (contiguous inputs take the fast path either way): an offset input is then not
+    // 16-byte aligned.
+    const T* first = thrust::raw_pointer_cast(in.data()) + offset;
+    T* result      = thrust::raw_pointer_cast(out.data());
     if constexpr (Kind == scan_kind::inclusive)
     {
-      thrust::inclusive_scan(policy, in.begin(), in.end(), out.begin(), Op{});
+      thrust::inclusive_scan(policy, first, first + n, result, Op{});
     }
     else
     {
-      thrust::exclusive_scan(policy, in.begin(), in.end(), out.begin(), T{}, Op{});
+      thrust::exclusive_scan(policy, first, first + n, result, T{}, Op{});
     }
   }
 
@@ -220,9 +226,10 @@ struct workload : sweep_bench::workload_base
   {
     static_assert(Kind == scan_kind::exclusive && is_sum, "the float workload is an exclusive sum");
     thrust::device_vector<double> reference(n), magnitude(n);
-    thrust::exclusive_scan(thrust::device, thrust::make_transform_iterator(in.begin(), to_double{}),
+    const auto first = in.begin() + static_cast<std::ptrdiff_t>(offset);
+    thrust::exclusive_scan(thrust::device, thrust::make_transform_iterator(first, to_double{}),
                            thrust::make_transform_iterator(in.end(), to_double{}), reference.begin());
-    thrust::exclusive_scan(thrust::device, thrust::make_transform_iterator(in.begin(), abs_to_double{}),
+    thrust::exclusive_scan(thrust::device, thrust::make_transform_iterator(first, abs_to_double{}),
                            thrust::make_transform_iterator(in.end(), abs_to_double{}), magnitude.begin());
     const double factor = sweep_float_factor(n);
     auto within         = [&](const thrust::device_vector<T>& got, double f) {
@@ -250,20 +257,21 @@ struct workload : sweep_bench::workload_base
   }
 };
 
-//! The workload `what` of n items, kept between cells (sweep_bench::shared_workload).
+//! The workload `what` of n items (from `offset` items into its input), kept between cells
+//! (sweep_bench::shared_workload).
 template <class W>
-W& shared_workload(const std::string& what, std::size_t n)
+W& shared_workload(const std::string& what, std::size_t n, std::size_t offset = 0)
 {
-  return sweep_bench::shared_workload<W>("scan/" + what + "/" + std::to_string(n), [n] {
-    return std::make_unique<W>(n, 0x5eed0000ull + n);
+  return sweep_bench::shared_workload<W>("scan/" + what + "/" + std::to_string(n), [n, offset] {
+    return std::make_unique<W>(n, 0x5eed0000ull + n, offset);
   });
 }
 
 template <class T, class Op, scan_kind Kind>
-void bench_throughput(benchmark::State& state, impl which, const std::string& what)
+void bench_throughput(benchmark::State& state, impl which, const std::string& what, std::size_t offset)
 {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
-  auto& w             = shared_workload<workload<T, Op, Kind>>(what, n);
+  auto& w             = shared_workload<workload<T, Op, Kind>>(what, n, offset);
   cudaStream_t stream = 0;
   sweep_bench::time_region(state, stream, [&] {
     w.run(which, stream, false);
@@ -283,14 +291,14 @@ void bench_latency(benchmark::State& state, impl which)
 }
 
 template <class T, class Op, scan_kind Kind>
-void register_throughput(const char* workload_name, std::int64_t n)
+void register_throughput(const char* workload_name, std::int64_t n, std::size_t offset = 0)
 {
   for (impl which : {impl::sweep, impl::thrust, impl::cub_i32, impl::cub_i64})
   {
     const std::string what = workload_name;
     benchmark::RegisterBenchmark(sweep_bench::bench_name("scan", what, impl_name(which)).c_str(),
-                                 [which, what](benchmark::State& s) {
-                                   bench_throughput<T, Op, Kind>(s, which, what);
+                                 [which, what, offset](benchmark::State& s) {
+                                   bench_throughput<T, Op, Kind>(s, which, what, offset);
                                  })
       ->Arg(n)
       ->UseManualTime()
@@ -301,6 +309,8 @@ void register_throughput(const char* workload_name, std::int64_t n)
 const bool registered = [] {
   const std::int64_t n28 = std::int64_t(1) << 28;
   register_throughput<std::uint32_t, ::cuda::std::plus<>, scan_kind::inclusive>("inclusive_u32", n28);
+  // The same from the input's second item: a raw pointer 4 bytes past a 16-byte boundary.
+  register_throughput<std::uint32_t, ::cuda::std::plus<>, scan_kind::inclusive>("inclusive_u32_misaligned", n28, 1);
   register_throughput<float, ::cuda::std::plus<>, scan_kind::exclusive>("exclusive_f32", n28);
   register_throughput<std::uint8_t, ::cuda::std::plus<>, scan_kind::inclusive>("inclusive_u8", n28);
   register_throughput<std::uint16_t, ::cuda::std::plus<>, scan_kind::inclusive>("inclusive_u16", n28);

@@ -20,6 +20,7 @@
 #include <cuda_runtime_api.h>
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <string>
 #include <thread>
 #include <sweep/detail/scan/dispatch.cuh>
@@ -690,25 +691,30 @@ using inclusive = sc::scan_mode<false, false>;
 using inclusive_init = sc::scan_mode<false, true>;
 using exclusive = sc::scan_mode<true, true>;
 
-//! Schedule S against Thrust on data[0, n), into a poisoned output and in place.
+//! Schedule S against Thrust on data[offset, offset + n), into a poisoned output and in place (at the
+//! same offset from an aligned allocation).
 template <class T, schedule_choice S, class Mode, class Op>
-void exact_case(const thrust::device_vector<T>& data, std::size_t n, Op op, T init, const std::string& what)
+void exact_case(const thrust::device_vector<T>& data, std::size_t n, Op op, T init, const std::string& what,
+                std::size_t offset = 0)
 {
-  const std::string label = what + " n=" + std::to_string(n) + " " + schedule_name(S);
+  const std::string label =
+    what + " n=" + std::to_string(n) + " " + schedule_name(S) + (offset ? " input+" + std::to_string(offset) : "");
   INFO(label << ", seed = " << test_seed());
   thrust::device_vector<T> expected(n + 4), actual(n + 4);
   poison(expected);
   poison(actual);
-  const T* in = thrust::raw_pointer_cast(data.data());
+  const T* in = thrust::raw_pointer_cast(data.data()) + offset;
   thrust_scan<Mode>(in, n, thrust::raw_pointer_cast(expected.data()), op, init);
   sweep_scan_forced<T, S, Mode>(in, n, thrust::raw_pointer_cast(actual.data()), op, init);
   require_bitwise_equal(expected, actual, n, label);
   require_poison_intact(actual, n, label);
   // In place: the output is the input.
-  thrust::device_vector<T> in_place(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(n));
-  T* raw = thrust::raw_pointer_cast(in_place.data());
+  thrust::device_vector<T> in_place(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(offset + n));
+  T* raw = thrust::raw_pointer_cast(in_place.data()) + offset;
   sweep_scan_forced<T, S, Mode>(raw, n, raw, op, init);
-  require_bitwise_equal(expected, in_place, n, label + " in place");
+  const thrust::device_vector<T> in_place_result(in_place.begin() + static_cast<std::ptrdiff_t>(offset),
+                                                 in_place.end());
+  require_bitwise_equal(expected, in_place_result, n, label + " in place");
 }
 
 //! Sizes where the schedule is forced: edge sizes of one tile and a few (specialised, which the tuning
@@ -791,6 +797,94 @@ TEST_CASE("scan, specialised schedule forced: integers and a non-commutative 16-
   exact_all_modes<affine16, schedule_choice::specialized>(compose16{}, affine16{3, 1}, "affine16 compose");
   specialized_many_tiles<std::uint32_t>("u32 plus");
   specialized_many_tiles<std::uint64_t>("u64 plus");
+}
+
+namespace
+{
+
+//! A misaligned contiguous input on the specialised schedule (input+1, +2, +3 items: 4, 8 and 12 bytes
+//! past a 16-byte boundary for 4-byte items, 8 for 8-byte ones): its tiles are copied with the chunks
+//! around them, tile 0 and a last full tile whose chunks pass the input's end are loaded by the tile
+//! threads. Forced at a few tiles (the sizes put the end at a tile's end, one, three and five items
+//! past it), tuned where blocks loop over many tiles (the schedule the tuning then takes), against
+//! Thrust into a poisoned output and in place.
+template <class T, class Op>
+void misaligned_specialized(std::initializer_list<std::size_t> offsets, bool many_tiles, Op op, T init,
+                            const std::string& what)
+{
+  const std::size_t tile = forced_tile<T, schedule_choice::specialized>();
+  const std::size_t sms  = static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
+  const std::size_t many = 9 * sms * tile;
+  const auto data        = random_vector<T>((many_tiles ? many : 7 * tile) + 16, test_seed() + 360 + sizeof(T));
+  for (std::size_t offset : offsets)
+  {
+    if (!many_tiles)
+    {
+      for (std::size_t n : {tile, tile + 1, 2 * tile, 3 * tile + 1, 3 * tile + 3, 4 * tile + 5, 7 * tile})
+      {
+        exact_case<T, schedule_choice::specialized, exclusive>(data, n, op, init, what + " exclusive", offset);
+        exact_case<T, schedule_choice::specialized, inclusive>(data, n, op, init, what + " inclusive", offset);
+      }
+      continue;
+    }
+    for (std::size_t n : {many, many + 3})
+    {
+      exact_case<T, schedule_choice::tuned, exclusive>(data, n, op, init, what + " exclusive", offset);
+      exact_case<T, schedule_choice::tuned, inclusive>(data, n, op, init, what + " inclusive", offset);
+    }
+  }
+}
+
+//! Floats from a misaligned input give the bits of the same items from an aligned one: the tiles stay
+//! where they were (item t * tile_items on), whatever the input's alignment, so every result's
+//! association does too.
+template <class T>
+void misaligned_float(std::initializer_list<std::size_t> offsets, const std::string& what)
+{
+  const std::size_t tile = forced_tile<T, schedule_choice::specialized>();
+  const std::size_t sms  = static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
+  const std::size_t n    = 9 * sms * tile + 7;
+  const auto data        = random_vector<T>(n + 16, test_seed() + 380 + sizeof(T));
+  for (std::size_t offset : offsets)
+  {
+    const std::string label = what + " n=" + std::to_string(n) + " input+" + std::to_string(offset);
+    INFO(label << ", seed = " << test_seed());
+    const thrust::device_vector<T> aligned(data.begin() + static_cast<std::ptrdiff_t>(offset), data.end());
+    thrust::device_vector<T> from_aligned(n + 4), from_misaligned(n + 4);
+    poison(from_aligned);
+    poison(from_misaligned);
+    const T* a_in = thrust::raw_pointer_cast(aligned.data());
+    const T* m_in = thrust::raw_pointer_cast(data.data()) + offset;
+    REQUIRE(reinterpret_cast<std::uintptr_t>(a_in) % 16 == 0);
+    REQUIRE(reinterpret_cast<std::uintptr_t>(m_in) % 16 != 0);
+    thrust::exclusive_scan(sweep::par, a_in, a_in + n, thrust::raw_pointer_cast(from_aligned.data()), T(0.5));
+    thrust::exclusive_scan(sweep::par, m_in, m_in + n, thrust::raw_pointer_cast(from_misaligned.data()), T(0.5));
+    require_bitwise_equal(from_aligned, from_misaligned, n, label + " against the aligned input");
+    require_poison_intact(from_misaligned, n, label);
+    const thrust::host_vector<T> host_in(aligned.begin(), aligned.begin() + static_cast<std::ptrdiff_t>(n));
+    const thrust::host_vector<T> host_out(from_misaligned.begin(),
+                                          from_misaligned.begin() + static_cast<std::ptrdiff_t>(n));
+    require_within_bound<T>(host_in, host_out, n, false, true, T(0.5), label);
+  }
+}
+
+} // namespace
+
+TEST_CASE("scan of misaligned 4- and 8-byte raw pointers, specialised schedule forced at a few tiles: matches thrust",
+          "[scan][schedule][alignment]")
+{
+  misaligned_specialized<std::uint32_t>({1, 2, 3}, false, op_plus<>{}, 7u, "u32 plus");
+  misaligned_specialized<std::int64_t>({1}, false, op_maximum<>{}, std::int64_t(-5), "i64 maximum");
+}
+
+TEST_CASE("scan of misaligned 4- and 8-byte raw pointers over many tiles a block: matches thrust, and floats give "
+          "the aligned input's bits",
+          "[scan][schedule][alignment][slow]")
+{
+  misaligned_specialized<std::uint32_t>({1, 2, 3}, true, op_plus<>{}, 7u, "u32 plus");
+  misaligned_specialized<std::int64_t>({1}, true, op_maximum<>{}, std::int64_t(-5), "i64 maximum");
+  misaligned_float<float>({1, 2, 3}, "float exclusive");
+  misaligned_float<double>({1}, "double exclusive");
 }
 
 TEST_CASE("scan, in-order schedule forced where blocks loop over many tiles: matches thrust", "[scan][schedule]")

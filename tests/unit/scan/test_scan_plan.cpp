@@ -100,12 +100,13 @@ TEST_CASE("scan: the specialised schedule: where it is compiled in, its threads 
   STATIC_REQUIRE_FALSE(sc::has_pipeline<std::uint32_t, sm90, false, schedule_choice::tuned>);
   STATIC_REQUIRE_FALSE(sc::has_pipeline<s12, sm90, true, schedule_choice::specialized>);
   STATIC_REQUIRE_FALSE(sc::has_pipeline<std::uint32_t, sc::tuning_sm80, true, schedule_choice::tuned>);
-  // Its tile: 512 threads of 8 rows for every type. Three slots of a tile and its warps' totals
-  // each, then the pipeline's words.
+  // Its tile: 512 threads of 8 rows for every type. Three slots of a tile, one 16-byte chunk (a
+  // misaligned input's tile comes with the chunks around it) and its warps' totals each, then the
+  // pipeline's words.
   STATIC_REQUIRE(sc::tile_shape<float, sm90, true>::block_threads == 512);
   STATIC_REQUIRE(sc::tile_shape<float, sm90, true>::tile_items == 512u * 8u * 4u);
   STATIC_REQUIRE(sc::tile_shape<std::uint64_t, sm90, true>::rows == 8);
-  constexpr std::size_t slot = 512u * 128u + 16u * 4u;
+  constexpr std::size_t slot = 512u * 128u + 16u + 16u * 4u;
   STATIC_REQUIRE(sc::pipeline_slot_bytes<std::uint32_t, sm90> == (slot + 15) / 16 * 16);
   STATIC_REQUIRE(sc::pipeline_dynamic_bytes_for<std::uint32_t, sm90, true, schedule_choice::tuned>
                  == 3 * sc::pipeline_slot_bytes<std::uint32_t, sm90>

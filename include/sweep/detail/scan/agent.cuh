@@ -63,6 +63,9 @@ struct kernel_params
   unsigned long long* tile_counter;   //!< unused for a lone tile
   bool vector_loads;                  //!< input is a T pointer, 16-byte aligned (checked on the host)
   bool vector_stores;                 //!< output is a T pointer, 16-byte aligned
+  //! Bytes the input lies past a 16-byte boundary, a multiple of 4, where the specialised schedule
+  //! copies the tiles of a misaligned contiguous input (copy_tile); 0 otherwise.
+  std::uint32_t input_shift;
 };
 
 //! A value that may be absent (operators need not have an identity): `has` false means "nothing yet",
@@ -481,15 +484,16 @@ struct agent
     T aggregate; //!< thread 0's
   };
 
-  //! Slot s: the tile's items (the copy engine's bytes, then the scanned items in the same places),
-  //! then the warps' totals.
+  //! Slot s: the tile's items (the copy engine's bytes, then the scanned items in the same places; a
+  //! misaligned input's tile input_shift bytes further, with the chunks around it: copy_tile), one
+  //! chunk more, then the warps' totals.
   __device__ static unsigned char* slot(unsigned char* dynamic, int s)
   {
     return dynamic + static_cast<std::size_t>(s) * pipeline_slot_bytes<T, Tuning>;
   }
   __device__ static T* slot_totals(unsigned char* slot_bytes)
   {
-    return reinterpret_cast<T*>(slot_bytes + tile_bytes);
+    return reinterpret_cast<T*>(slot_bytes + tile_bytes + row_bytes);
   }
   //! This thread's row j in a slot: the 16-byte chunk of its items (item_index's order).
   __device__ static uint4* slot_chunk(unsigned char* slot_bytes, int j)
@@ -516,18 +520,63 @@ struct agent
     }
   }
 
-  //! Producer: full tile t's bytes into the slot.
+  //! A misaligned input (input_shift > 0): the 16-byte chunks that hold full tile t's items, tile_bytes
+  //! + 16 bytes from the chunk of its first item, lie within the input (so not tile 0, whose first
+  //! chunk starts before it, nor a tile whose last chunk passes its end). Such a tile is copied with
+  //! the bytes around it (its item 0 at slot byte input_shift); the others the tile threads load
+  //! themselves. The tiles stay where they are (item t * tile_items on), so the association of every
+  //! result, and a float scan's bits, do not depend on the input's alignment.
+  __device__ bool shifted_copy(std::uint64_t t) const
+  {
+    const std::uint64_t chunks_end = (t + 1) * shape::tile_items * sizeof(T) + static_cast<std::uint64_t>(row_bytes)
+                                   - p.input_shift; // bytes from the input's first item
+    return t > 0 && chunks_end <= p.n * sizeof(T);
+  }
+
+  //! Producer: full tile t's bytes into the slot (a misaligned input: with the chunks around them, where
+  //! shifted_copy; none elsewhere, and the tile threads load the tile).
   __device__ bool copy_tile(std::uint64_t t, unsigned char* slot_bytes, bulk_barrier& full) const
   {
     if constexpr (Pipelined)
     {
-      bulk_expect_bytes(full, tile_bytes);
-      bulk_copy_to_shared(slot_bytes, p.input + t * shape::tile_items, tile_bytes, full);
+      if (p.input_shift == 0)
+      {
+        bulk_expect_bytes(full, tile_bytes);
+        bulk_copy_to_shared(slot_bytes, p.input + t * shape::tile_items, tile_bytes, full);
+        return true;
+      }
+      if (!shifted_copy(t))
+      {
+        return false;
+      }
+      const unsigned char* const first = reinterpret_cast<const unsigned char*>(p.input + t * shape::tile_items);
+      bulk_expect_bytes(full, tile_bytes + static_cast<std::uint32_t>(row_bytes));
+      bulk_copy_to_shared(slot_bytes, first - p.input_shift, tile_bytes + static_cast<std::uint32_t>(row_bytes), full);
       return true;
     }
     else
     {
       return false;
+    }
+  }
+
+  //! This thread's rows of a tile copied with input_shift bytes before its item 0 (shifted_copy): row j
+  //! is the 4-byte words input_shift / 4 .. + 3 of the two aligned chunks from its place (slot_chunk).
+  __device__ void read_slot_shifted(unsigned char* slot_bytes, T (&x)[rows][vec]) const
+  {
+    const std::uint32_t k = p.input_shift / 4; // 1, 2 or 3
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const uint4* const c = slot_chunk(slot_bytes, j);
+      const uint4 lo       = c[0];
+      const uint4 hi       = c[1];
+      uint4 raw;
+      raw.x = k == 1 ? lo.y : k == 2 ? lo.z : lo.w;
+      raw.y = k == 1 ? lo.z : k == 2 ? lo.w : hi.x;
+      raw.z = k == 1 ? lo.w : k == 2 ? hi.x : hi.y;
+      raw.w = k == 1 ? hi.x : k == 2 ? hi.y : hi.z;
+      std::memcpy(&x[j][0], &raw, sizeof(raw));
     }
   }
 
@@ -540,7 +589,18 @@ struct agent
     reduced_t r;
     if constexpr (Full)
     {
-      read_slot(slot_bytes, r.x);
+      if (p.input_shift == 0)
+      {
+        read_slot(slot_bytes, r.x);
+      }
+      else if (shifted_copy(t))
+      {
+        read_slot_shifted(slot_bytes, r.x);
+      }
+      else
+      {
+        load<true>(t * shape::tile_items, r.x); // item by item (vector_loads is false)
+      }
     }
     else
     {

@@ -27,6 +27,23 @@ namespace detail
 namespace scan_impl
 {
 
+//! Bytes a contiguous input lies past a 16-byte boundary where the specialised schedule copies its
+//! tiles with the chunks around them (agent.cuh, copy_tile): a whole number of 4-byte words. 0 for an
+//! aligned input and where that schedule does not take it (iterators; items aligned to under 4 bytes).
+template <class It>
+std::uint32_t shift_of_input(It it)
+{
+  if constexpr (std::is_pointer<It>::value)
+  {
+    const auto shift = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(it) % 16);
+    return shift % 4 == 0 ? shift : 0u;
+  }
+  else
+  {
+    return 0;
+  }
+}
+
 template <class It>
 bool aligned16(It it)
 {
@@ -108,7 +125,7 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   unsigned char* const temp = scratch != nullptr ? static_cast<unsigned char*>(scratch->device_buffer)
                                                  : static_cast<unsigned char*>(storage.data());
 
-  params_t params{input, output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output)};
+  params_t params{input, output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output), 0u};
   if (!lone)
   {
     params.tile_counter = reinterpret_cast<unsigned long long*>(temp);
@@ -117,10 +134,15 @@ __host__ void dispatch(execution_policy<Derived>& policy,
                    "sweep: scan: clearing the tile state");
   }
   // The specialised schedule, with its slots in dynamic shared memory and two warps more, where the
-  // kernel has it, the input is 16-byte aligned (the copy engine's bulk copies) and there are more
-  // tiles than blocks (or a test forces it); launched without them it runs in order (kernels.cuh).
-  const bool pipelined = launch.tile.pipeline_shared > 0 && params.vector_loads
+  // kernel has it, the input is 16-byte aligned or lies a whole number of 4-byte words past a 16-byte
+  // boundary (the copy engine's bulk copies: a misaligned input's tiles come with the chunks around
+  // them) and there are more tiles than blocks (or a test forces it); launched without them it runs in
+  // order (kernels.cuh). The kernel's grid is that schedule's (one block an SM of 576 threads): in
+  // order, a misaligned input's tiles took one 64 KiB tile an SM at a time.
+  const std::uint32_t shift = params.vector_loads ? 0u : shift_of_input(input);
+  const bool pipelined      = launch.tile.pipeline_shared > 0 && (params.vector_loads || shift != 0)
                       && (Schedule == schedule_choice::specialized || plan.tiles > plan.grid);
+  params.input_shift = pipelined ? shift : 0u;
   if (pipelined)
   {
     allow_dynamic_shared(reinterpret_cast<const void*>(kernel), launch.tile.pipeline_shared,

@@ -179,11 +179,12 @@ inline constexpr bool has_pipeline = Tuning::bulk_copies && VectorInput && vecto
                                   && (Choice == schedule_choice::specialized
                                       || sizeof(T) >= static_cast<std::size_t>(Tuning::pipeline_min_bytes));
 
-//! Bytes of one slot of the specialised schedule: the tile's items, then its warps' totals (one value a
-//! warp, 16-byte aligned).
+//! Bytes of one slot of the specialised schedule: the tile's items and one 16-byte chunk more (a
+//! misaligned input's tile comes with the chunks around it: agent.cuh, copy_tile), then its warps'
+//! totals (one value a warp, 16-byte aligned).
 template <class T, class Tuning>
-inline constexpr std::size_t pipeline_slot_bytes =
-  tile_shape<T, Tuning, true>::tile_items * sizeof(T) + (tile_shape<T, Tuning, true>::warps * sizeof(T) + 15) / 16 * 16;
+inline constexpr std::size_t pipeline_slot_bytes = tile_shape<T, Tuning, true>::tile_items * sizeof(T) + row_bytes
+                                                 + (tile_shape<T, Tuning, true>::warps * sizeof(T) + 15) / 16 * 16;
 
 //! Dynamic shared memory of the specialised schedule's block: its slots, then the pipeline's words
 //! (lookback/pipeline.hpp; aggregates and prefixes are values of T). 0 without the schedule.

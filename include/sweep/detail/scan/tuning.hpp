@@ -204,7 +204,7 @@ constexpr bool fits(const arch_limits& limits)
                         block_shared_bytes<Tuning>()
                           + Tuning::pipeline_slots
                               * (static_cast<std::size_t>(Tuning::block_threads) * Tuning::pipeline_rows * row_bytes
-                                 + Tuning::block_threads / 32 * 16)
+                                 + row_bytes + Tuning::block_threads / 32 * 16)
                           + sizeof(pipeline_sync<Tuning::pipeline_slots, pipeline_widest, pipeline_widest, pipeline_no_extra>)))
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
