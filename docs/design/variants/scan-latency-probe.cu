@@ -1,0 +1,188 @@
+// Probe for the latency tile (docs/design/scan.md, variants, "The latency tile"; the patch
+// scan-latency-tile.patch beside this file): whole calls (sweep::par, synchronizing) of the integral
+// scans at small n with the tuned tile ("sweep tuned") against in-order tiles of 512 threads x R rows
+// (lat<R> through dispatch's Choice: R = 1, 2, 4 for the plain scan, 1, 2, 3 by key), CUB
+// preallocated (+ a stream synchronize, `int` and 64-bit counts) and thrust::device; u32 inclusive
+// sum, u32/u32 inclusive and exclusive sums by key (runs of 8 on average), n = 2^12 .. 2^24. Each
+// output is checked against Thrust's first.
+// Built against main: nvcc -O3 -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr
+//   -Iinclude docs/design/variants/scan-latency-probe.cu -o latency_probe
+// (with the patch applied, "sweep tuned" is the patch's switch). Not run yet: no GPU could be started
+// in the session that wrote it.
+#include <sweep/scan.cuh>
+#include <sweep/scan_by_key.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <cub/device/device_scan.cuh>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace si = sweep::detail::scan_impl;
+
+template <int R>
+struct lat : si::tuning_sm90
+{
+  static constexpr bool bulk_copies            = false;
+  static constexpr int rows                    = R;
+  static constexpr int rows_segmented          = R;
+  static constexpr int rows_segmented_shifted  = R;
+  static constexpr int rows_segmented_exclusive = R;
+};
+
+static void ck(cudaError_t e, const char* w)
+{
+  if (e != cudaSuccess) { std::printf("CUDA error %s: %s\n", w, cudaGetErrorString(e)); std::exit(1); }
+}
+
+struct cell
+{
+  std::string name;
+  std::function<void()> call;
+  std::vector<double> us;
+};
+
+static double median(std::vector<double> v)
+{
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int main()
+{
+  cudaStream_t s = 0;
+  for (int lg : {12, 16, 18, 20, 21, 22, 24})
+  {
+    const std::size_t n = std::size_t(1) << lg;
+    std::vector<unsigned> hk(n), hv(n);
+    std::mt19937 rng(1234 + lg);
+    unsigned key = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      if (rng() % 8 == 0) ++key;
+      hk[i] = key;
+      hv[i] = rng() % 1000;
+    }
+    thrust::device_vector<unsigned> keys(hk), vals(hv), ref(n), out(n, 0xdeadbeefu);
+    const unsigned* k = thrust::raw_pointer_cast(keys.data());
+    const unsigned* v = thrust::raw_pointer_cast(vals.data());
+    unsigned* o       = thrust::raw_pointer_cast(out.data());
+    std::size_t tb = 0, most = 0;
+    cub::DeviceScan::InclusiveSum(nullptr, tb, v, o, int(n)); most = std::max(most, tb);
+    cub::DeviceScan::InclusiveSumByKey(nullptr, tb, k, v, o, int(n)); most = std::max(most, tb);
+    cub::DeviceScan::ExclusiveSumByKey(nullptr, tb, k, v, o, int(n)); most = std::max(most, tb);
+    cub::DeviceScan::InclusiveSum(nullptr, tb, v, o, (long long)n); most = std::max(most, tb);
+    cub::DeviceScan::InclusiveSumByKey(nullptr, tb, k, v, o, (long long)n); most = std::max(most, tb);
+    cub::DeviceScan::ExclusiveSumByKey(nullptr, tb, k, v, o, (long long)n); most = std::max(most, tb);
+    void* temp = nullptr;
+    ck(cudaMalloc(&temp, most), "temp");
+    auto sync = [&] { ck(cudaStreamSynchronize(s), "sync"); };
+
+    using plus = ::cuda::std::plus<>;
+    using item = si::segment_item<unsigned>;
+    using inmode = si::scan_mode<false, false>;
+    auto by_key = [&](auto choice, bool excl) {
+      using C = decltype(choice);
+      if (excl)
+      {
+        const si::segment_input<unsigned, const unsigned*, const unsigned*, ::cuda::std::equal_to<>, true> in{k, v, {}, 0u, 0, true};
+        const si::inclusive_by_key_output<unsigned, unsigned*> ot{o, 0, true};
+        auto pol = sweep::par;
+        si::dispatch<item, inmode, C>(pol, in, n, ot, si::segmented_op<unsigned, plus>{plus{}}, item{}, "probe");
+      }
+      else
+      {
+        const si::segment_input<unsigned, const unsigned*, const unsigned*, ::cuda::std::equal_to<>, false> in{k, v, {}, 0u, 0, true};
+        const si::inclusive_by_key_output<unsigned, unsigned*> ot{o, 0, true};
+        auto pol = sweep::par;
+        si::dispatch<item, inmode, C>(pol, in, n, ot, si::segmented_op<unsigned, plus>{plus{}}, item{}, "probe");
+      }
+    };
+    auto plain = [&](auto choice) {
+      using C = decltype(choice);
+      auto pol = sweep::par;
+      si::dispatch<unsigned, inmode, C>(pol, v, n, o, plus{}, 0u, "probe");
+    };
+
+    struct group { const char* what; std::vector<cell> cells; std::function<void()> reference; };
+    std::vector<group> groups;
+    groups.push_back({"inclusive u32", {
+      {"sweep tuned", [&] { plain(si::tuned{}); }},
+      {"sweep r1", [&] { plain(lat<1>{}); }},
+      {"sweep r2", [&] { plain(lat<2>{}); }},
+      {"sweep r4", [&] { plain(lat<4>{}); }},
+      {"cub int", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSum(temp, b, v, o, int(n), s); sync(); }},
+      {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSum(temp, b, v, o, (long long)n, s); sync(); }},
+      {"thrust", [&] { thrust::inclusive_scan(thrust::device, v, v + n, o); }}},
+      [&] { thrust::inclusive_scan(thrust::device, v, v + n, thrust::raw_pointer_cast(ref.data())); }});
+    groups.push_back({"inclusive by key", {
+      {"sweep tuned", [&] { by_key(si::tuned{}, false); }},
+      {"sweep r1", [&] { by_key(lat<1>{}, false); }},
+      {"sweep r2", [&] { by_key(lat<2>{}, false); }},
+      {"sweep r3", [&] { by_key(lat<3>{}, false); }},
+      {"cub int", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSumByKey(temp, b, k, v, o, int(n), ::cuda::std::equal_to<>{}, s); sync(); }},
+      {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSumByKey(temp, b, k, v, o, (long long)n, ::cuda::std::equal_to<>{}, s); sync(); }},
+      {"thrust", [&] { thrust::inclusive_scan_by_key(thrust::device, k, k + n, v, o); }}},
+      [&] { thrust::inclusive_scan_by_key(thrust::device, k, k + n, v, thrust::raw_pointer_cast(ref.data())); }});
+    groups.push_back({"exclusive by key", {
+      {"sweep tuned", [&] { by_key(si::tuned_exclusive{}, true); }},
+      {"sweep r1", [&] { by_key(lat<1>{}, true); }},
+      {"sweep r2", [&] { by_key(lat<2>{}, true); }},
+      {"sweep r3", [&] { by_key(lat<3>{}, true); }},
+      {"cub int", [&] { std::size_t b = most; cub::DeviceScan::ExclusiveSumByKey(temp, b, k, v, o, int(n), ::cuda::std::equal_to<>{}, s); sync(); }},
+      {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::ExclusiveSumByKey(temp, b, k, v, o, (long long)n, ::cuda::std::equal_to<>{}, s); sync(); }},
+      {"thrust", [&] { thrust::exclusive_scan_by_key(thrust::device, k, k + n, v, o); }}},
+      [&] { thrust::exclusive_scan_by_key(thrust::device, k, k + n, v, thrust::raw_pointer_cast(ref.data())); }});
+
+    for (auto& g : groups)
+    {
+      g.reference();
+      ck(cudaDeviceSynchronize(), "ref");
+      for (auto& c : g.cells)
+      {
+        thrust::fill(out.begin(), out.end(), 0xdeadbeefu);
+        c.call();
+        ck(cudaDeviceSynchronize(), c.name.c_str());
+        if (!thrust::equal(out.begin(), out.end(), ref.begin()))
+        {
+          std::printf("MISMATCH n=2^%d %s %s\n", lg, g.what, c.name.c_str());
+        }
+      }
+      const int reps = lg >= 22 ? 20 : 100;
+      for (int round = 0; round < 9; ++round)
+      {
+        for (auto& c : g.cells)
+        {
+          for (int w = 0; w < 3; ++w) c.call();
+          ck(cudaDeviceSynchronize(), "warm");
+          const auto t0 = std::chrono::steady_clock::now();
+          for (int r = 0; r < reps; ++r) c.call();
+          ck(cudaDeviceSynchronize(), "t");
+          const auto t1 = std::chrono::steady_clock::now();
+          c.us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / reps);
+        }
+      }
+      std::printf("n=2^%d %-17s", lg, g.what);
+      double cubbest = std::min(median(g.cells[4].us), median(g.cells[5].us));
+      double thr     = median(g.cells[6].us);
+      for (auto& c : g.cells)
+      {
+        std::printf(" | %s %.2f", c.name.c_str(), median(c.us));
+      }
+      std::printf("\n   ratios vs cub/thrust:");
+      for (int i = 0; i < 4; ++i)
+      {
+        std::printf("  %s %.2fx/%.2fx", g.cells[i].name.c_str(), cubbest / median(g.cells[i].us), thr / median(g.cells[i].us));
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+    cudaFree(temp);
+  }
+  return 0;
+}
