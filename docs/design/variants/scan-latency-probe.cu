@@ -1,14 +1,12 @@
-// Probe for the latency tile (docs/design/scan.md, variants, "The latency tile"; the patch
-// scan-latency-tile.patch beside this file): whole calls (sweep::par, synchronizing) of the integral
-// scans at small n with the tuned tile ("sweep tuned") against in-order tiles of 512 threads x R rows
-// (lat<R> through dispatch's Choice: R = 1, 2, 4 for the plain scan, 1, 2, 3 by key), CUB
-// preallocated (+ a stream synchronize, `int` and 64-bit counts) and thrust::device; u32 inclusive
-// sum, u32/u32 inclusive and exclusive sums by key (runs of 8 on average), n = 2^12 .. 2^24. Each
-// output is checked against Thrust's first.
-// Built against main: nvcc -O3 -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr
-//   -Iinclude docs/design/variants/scan-latency-probe.cu -o latency_probe
-// (with the patch applied, "sweep tuned" is the patch's switch). Not run yet: no GPU could be started
-// in the session that wrote it.
+// Probe: whole calls (sweep::par, synchronizing) of the integral scans at small n: the tuned tile
+// (forced, so that no latency tile is picked), in-order tiles of 1 / 2 / 4 rows of 512 threads, the
+// library's own pick (plan.hpp, pick_latency_tile; on headers before it, the tuned tile), CUB
+// preallocated (+ sync, int and 64-bit counts) and thrust::device. u32 inclusive sum; u32/u32
+// inclusive and exclusive sum by key, runs of 8. Every cell is checked against Thrust first; the
+// cells of a group are timed in 9 interleaved rounds of 100 calls, medians printed (us a call).
+// docs/design/scan.md, variants, "The latency tiles". Build:
+//   nvcc -O3 -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
+//     docs/design/variants/scan-latency-probe.cu -o latency_probe
 #include <sweep/scan.cuh>
 #include <sweep/scan_by_key.cuh>
 #include <thrust/device_vector.h>
@@ -34,6 +32,13 @@ struct lat : si::tuning_sm90
   static constexpr int rows_segmented_shifted  = R;
   static constexpr int rows_segmented_exclusive = R;
 };
+//! The tuned tiles as explicit tunings: a Choice other than tuned / tuned_exclusive is never switched.
+struct fixed : si::tuning_sm90
+{};
+struct fixed_exclusive : si::tuning_sm90
+{
+  static constexpr int rows_segmented = si::tuning_sm90::rows_segmented_exclusive;
+};
 
 static void ck(cudaError_t e, const char* w)
 {
@@ -56,9 +61,9 @@ static double median(std::vector<double> v)
 int main()
 {
   cudaStream_t s = 0;
-  for (int lg : {12, 16, 18, 20, 21, 22, 24})
+  for (std::size_t n : {std::size_t(1000), std::size_t(3000), std::size_t(4096), std::size_t(6000), std::size_t(8192), std::size_t(16384), std::size_t(32768), std::size_t(65536), std::size_t(131072), std::size_t(262144), std::size_t(393216), std::size_t(524288), std::size_t(786432), std::size_t(1048576), std::size_t(1572864)})
   {
-    const std::size_t n = std::size_t(1) << lg;
+    const int lg = int(n);
     std::vector<unsigned> hk(n), hv(n);
     std::mt19937 rng(1234 + lg);
     unsigned key = 0;
@@ -112,28 +117,31 @@ int main()
     struct group { const char* what; std::vector<cell> cells; std::function<void()> reference; };
     std::vector<group> groups;
     groups.push_back({"inclusive u32", {
-      {"sweep tuned", [&] { plain(si::tuned{}); }},
+      {"sweep tuned", [&] { plain(fixed{}); }},
       {"sweep r1", [&] { plain(lat<1>{}); }},
       {"sweep r2", [&] { plain(lat<2>{}); }},
       {"sweep r4", [&] { plain(lat<4>{}); }},
+      {"sweep pick", [&] { plain(si::tuned{}); }},
       {"cub int", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSum(temp, b, v, o, int(n), s); sync(); }},
       {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSum(temp, b, v, o, (long long)n, s); sync(); }},
       {"thrust", [&] { thrust::inclusive_scan(thrust::device, v, v + n, o); }}},
       [&] { thrust::inclusive_scan(thrust::device, v, v + n, thrust::raw_pointer_cast(ref.data())); }});
     groups.push_back({"inclusive by key", {
-      {"sweep tuned", [&] { by_key(si::tuned{}, false); }},
+      {"sweep tuned", [&] { by_key(fixed{}, false); }},
       {"sweep r1", [&] { by_key(lat<1>{}, false); }},
       {"sweep r2", [&] { by_key(lat<2>{}, false); }},
-      {"sweep r3", [&] { by_key(lat<3>{}, false); }},
+      {"sweep r4", [&] { by_key(lat<4>{}, false); }},
+      {"sweep pick", [&] { by_key(si::tuned{}, false); }},
       {"cub int", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSumByKey(temp, b, k, v, o, int(n), ::cuda::std::equal_to<>{}, s); sync(); }},
       {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::InclusiveSumByKey(temp, b, k, v, o, (long long)n, ::cuda::std::equal_to<>{}, s); sync(); }},
       {"thrust", [&] { thrust::inclusive_scan_by_key(thrust::device, k, k + n, v, o); }}},
       [&] { thrust::inclusive_scan_by_key(thrust::device, k, k + n, v, thrust::raw_pointer_cast(ref.data())); }});
     groups.push_back({"exclusive by key", {
-      {"sweep tuned", [&] { by_key(si::tuned_exclusive{}, true); }},
+      {"sweep tuned", [&] { by_key(fixed_exclusive{}, true); }},
       {"sweep r1", [&] { by_key(lat<1>{}, true); }},
       {"sweep r2", [&] { by_key(lat<2>{}, true); }},
-      {"sweep r3", [&] { by_key(lat<3>{}, true); }},
+      {"sweep r4", [&] { by_key(lat<4>{}, true); }},
+      {"sweep pick", [&] { by_key(si::tuned_exclusive{}, true); }},
       {"cub int", [&] { std::size_t b = most; cub::DeviceScan::ExclusiveSumByKey(temp, b, k, v, o, int(n), ::cuda::std::equal_to<>{}, s); sync(); }},
       {"cub i64", [&] { std::size_t b = most; cub::DeviceScan::ExclusiveSumByKey(temp, b, k, v, o, (long long)n, ::cuda::std::equal_to<>{}, s); sync(); }},
       {"thrust", [&] { thrust::exclusive_scan_by_key(thrust::device, k, k + n, v, o); }}},
@@ -150,10 +158,10 @@ int main()
         ck(cudaDeviceSynchronize(), c.name.c_str());
         if (!thrust::equal(out.begin(), out.end(), ref.begin()))
         {
-          std::printf("MISMATCH n=2^%d %s %s\n", lg, g.what, c.name.c_str());
+          std::printf("MISMATCH n=%d %s %s\n", lg, g.what, c.name.c_str());
         }
       }
-      const int reps = lg >= 22 ? 20 : 100;
+      const int reps = 100;
       for (int round = 0; round < 9; ++round)
       {
         for (auto& c : g.cells)
@@ -167,15 +175,15 @@ int main()
           c.us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / reps);
         }
       }
-      std::printf("n=2^%d %-17s", lg, g.what);
-      double cubbest = std::min(median(g.cells[4].us), median(g.cells[5].us));
-      double thr     = median(g.cells[6].us);
+      std::printf("n=%d %-17s", lg, g.what);
+      double cubbest = std::min(median(g.cells[5].us), median(g.cells[6].us));
+      double thr     = median(g.cells[7].us);
       for (auto& c : g.cells)
       {
         std::printf(" | %s %.2f", c.name.c_str(), median(c.us));
       }
       std::printf("\n   ratios vs cub/thrust:");
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < 5; ++i)
       {
         std::printf("  %s %.2fx/%.2fx", g.cells[i].name.c_str(), cubbest / median(g.cells[i].us), thr / median(g.cells[i].us));
       }

@@ -6,6 +6,7 @@
 
 #include <sweep/scan.cuh>
 #include <sweep/detail/scan/plan.hpp>
+#include <sweep/detail/util/device_info.hpp>
 
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace sweep_test
@@ -61,6 +63,32 @@ template <class AccT, bool VectorInput = true>
 std::size_t scan_tile()
 {
   return sweep::detail::scan_impl::tile_items_for<AccT, VectorInput>(tuned_arch());
+}
+
+//! The latency tiles (items) of accumulator type AccT over a pointer to AccT (plan.hpp,
+//! tuned_latency and, where Wide, tuned_latency_wide), and for an integral AccT the most items a call
+//! runs in the small one (latency_switch: one tile an SM on the current device) and in either
+//! (latency_end: one wide tile an SM where the wide tile is smaller than the tuned one, else
+//! latency_switch); one item more takes the wide tile (latency_switch) or the tuned one (latency_end).
+//! plan.hpp, pick_latency_tile.
+template <class AccT, bool Wide = false>
+std::size_t latency_tile()
+{
+  namespace sc = sweep::detail::scan_impl;
+  using choice = std::conditional_t<Wide, sc::tuned_latency_wide, sc::tuned_latency>;
+  return sc::tile_items_for<AccT, true, choice>(tuned_arch());
+}
+template <class AccT>
+std::size_t latency_switch()
+{
+  return latency_tile<AccT>() * static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
+}
+template <class AccT>
+std::size_t latency_end()
+{
+  const bool wide = latency_tile<AccT, true>() < scan_tile<AccT>();
+  return (wide ? latency_tile<AccT, true>() : latency_tile<AccT>())
+       * static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
 }
 
 inline std::string scan_label(const std::string& what, std::size_t n)

@@ -39,13 +39,28 @@ std::size_t by_key_tile(bool exclusive = false)
                    : sc::tile_items_for<sc::segment_item<AccT>, true, sc::tuned>(tuned_arch());
 }
 
-//! The edge sizes of both by-key tiles (inclusive and exclusive), in order, each once.
+//! The edge sizes of both by-key tiles (inclusive and exclusive), in order, each once. Of integral
+//! accumulators also the latency tiles' edges (plan.hpp, tuned_latency and tuned_latency_wide: the
+//! tiles of calls that are one tile's latency, inclusive and exclusive) and the sizes around their
+//! switches (pick_latency_tile): the most items that still take the small tile, the most that take a
+//! latency tile, and one item and one small tile more.
 template <class AccT>
 std::vector<std::size_t> by_key_sizes()
 {
+  namespace sc                   = sweep::detail::scan_impl;
   std::vector<std::size_t> sizes = edge_sizes(by_key_tile<AccT>(false));
   const std::vector<std::size_t> exclusive = edge_sizes(by_key_tile<AccT>(true));
   sizes.insert(sizes.end(), exclusive.begin(), exclusive.end());
+  if constexpr (sc::exact_accumulator<sc::segment_item<AccT>>)
+  {
+    using item               = sc::segment_item<AccT>;
+    const std::size_t small  = latency_tile<item>();
+    const std::size_t wide   = latency_tile<item, true>();
+    const std::size_t to     = latency_switch<item>();
+    const std::size_t end    = latency_end<item>();
+    sizes.insert(sizes.end(), {small - 1, small + 1, wide, wide + 1, 3 * small - 5, to - 1, to, to + 1, end, end + 1,
+                               end + small + 1});
+  }
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;
@@ -425,48 +440,54 @@ struct graph_by_key_plus
 TEST_CASE("par_nosync scans by key can be captured into a CUDA graph and relaunched on new input",
           "[scan][by_key][graph]")
 {
-  const std::size_t n = 40 * by_key_tile<std::uint32_t>() + 3;
-  thrust::device_vector<std::uint32_t> keys(n), values(n), inc(n + 4), exc(n + 4);
-  stream_guard s;
-  std::uint32_t* const k = thrust::raw_pointer_cast(keys.data());
-  std::uint32_t* const v = thrust::raw_pointer_cast(values.data());
-  // Capture on the test's stream (global capture mode: no other thread makes CUDA calls meanwhile).
-  REQUIRE(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  std::uint32_t* const i_end = thrust::inclusive_scan_by_key(sweep::par_nosync.on(s.stream), k, k + n, v,
-                                                             thrust::raw_pointer_cast(inc.data()),
-                                                             ::cuda::std::equal_to<>{}, graph_by_key_plus{});
-  std::uint32_t* const e_end = thrust::exclusive_scan_by_key(sweep::par_nosync.on(s.stream), k, k + n, v,
-                                                             thrust::raw_pointer_cast(exc.data()), 4u,
-                                                             ::cuda::std::equal_to<>{}, graph_by_key_plus{});
-  cudaGraph_t graph{};
-  REQUIRE(cudaStreamEndCapture(s.stream, &graph) == cudaSuccess);
-  REQUIRE(i_end == thrust::raw_pointer_cast(inc.data()) + n);
-  REQUIRE(e_end == thrust::raw_pointer_cast(exc.data()) + n);
-  cudaGraphExec_t exec{};
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  for (std::uint32_t round = 0; round < 3; ++round)
+  // Small latency tiles, wide ones (plan.hpp, pick_latency_tile), and the tuned tile with blocks
+  // looping over tiles.
+  namespace sc = sweep::detail::scan_impl;
+  for (std::size_t n : {latency_switch<sc::segment_item<std::uint32_t>>() - 3, latency_end<sc::segment_item<std::uint32_t>>() - 3,
+                        300 * by_key_tile<std::uint32_t>() + 7})
   {
-    // New input in the same buffers (the graph holds their addresses).
-    const auto new_keys   = run_keys(n, 5 + 20 * round);
-    const auto new_values = random_vector<std::uint32_t>(n, test_seed() + 100 + round);
-    thrust::copy(new_keys.begin(), new_keys.end(), keys.begin());
-    thrust::copy(new_values.begin(), new_values.end(), values.begin());
-    poison(inc);
-    poison(exc);
-    REQUIRE(cudaGraphLaunch(exec, s.stream) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
-    thrust::device_vector<std::uint32_t> expected(n);
-    thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin(),
-                                  ::cuda::std::equal_to<>{}, graph_by_key_plus{});
-    require_bitwise_equal(expected, inc, n, scan_label("graph inclusive by key, round " + std::to_string(round), n));
-    require_poison_intact(inc, n, "graph inclusive by key");
-    thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin(), 4u,
-                                  ::cuda::std::equal_to<>{}, graph_by_key_plus{});
-    require_bitwise_equal(expected, exc, n, scan_label("graph exclusive by key, round " + std::to_string(round), n));
-    require_poison_intact(exc, n, "graph exclusive by key");
+    thrust::device_vector<std::uint32_t> keys(n), values(n), inc(n + 4), exc(n + 4);
+    stream_guard s;
+    std::uint32_t* const k = thrust::raw_pointer_cast(keys.data());
+    std::uint32_t* const v = thrust::raw_pointer_cast(values.data());
+    // Capture on the test's stream (global capture mode: no other thread makes CUDA calls meanwhile).
+    REQUIRE(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    std::uint32_t* const i_end = thrust::inclusive_scan_by_key(sweep::par_nosync.on(s.stream), k, k + n, v,
+                                                               thrust::raw_pointer_cast(inc.data()),
+                                                               ::cuda::std::equal_to<>{}, graph_by_key_plus{});
+    std::uint32_t* const e_end = thrust::exclusive_scan_by_key(sweep::par_nosync.on(s.stream), k, k + n, v,
+                                                               thrust::raw_pointer_cast(exc.data()), 4u,
+                                                               ::cuda::std::equal_to<>{}, graph_by_key_plus{});
+    cudaGraph_t graph{};
+    REQUIRE(cudaStreamEndCapture(s.stream, &graph) == cudaSuccess);
+    REQUIRE(i_end == thrust::raw_pointer_cast(inc.data()) + n);
+    REQUIRE(e_end == thrust::raw_pointer_cast(exc.data()) + n);
+    cudaGraphExec_t exec{};
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    for (std::uint32_t round = 0; round < 3; ++round)
+    {
+      // New input in the same buffers (the graph holds their addresses).
+      const auto new_keys   = run_keys(n, 5 + 20 * round);
+      const auto new_values = random_vector<std::uint32_t>(n, test_seed() + 100 + round);
+      thrust::copy(new_keys.begin(), new_keys.end(), keys.begin());
+      thrust::copy(new_values.begin(), new_values.end(), values.begin());
+      poison(inc);
+      poison(exc);
+      REQUIRE(cudaGraphLaunch(exec, s.stream) == cudaSuccess);
+      REQUIRE(cudaStreamSynchronize(s.stream) == cudaSuccess);
+      thrust::device_vector<std::uint32_t> expected(n);
+      thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin(),
+                                    ::cuda::std::equal_to<>{}, graph_by_key_plus{});
+      require_bitwise_equal(expected, inc, n, scan_label("graph inclusive by key, round " + std::to_string(round), n));
+      require_poison_intact(inc, n, "graph inclusive by key");
+      thrust::exclusive_scan_by_key(thrust::device, keys.begin(), keys.end(), values.begin(), expected.begin(), 4u,
+                                    ::cuda::std::equal_to<>{}, graph_by_key_plus{});
+      require_bitwise_equal(expected, exc, n, scan_label("graph exclusive by key, round " + std::to_string(round), n));
+      require_poison_intact(exc, n, "graph exclusive by key");
+    }
+    REQUIRE(cudaGraphExecDestroy(exec) == cudaSuccess);
+    REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
   }
-  REQUIRE(cudaGraphExecDestroy(exec) == cudaSuccess);
-  REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
 }
 
 namespace

@@ -227,12 +227,16 @@ template <class T>
 void misaligned(const char* name)
 {
   const std::size_t tile = scan_tile<T>();
-  const auto data        = random_vector<T>(3 * tile + 64, test_seed() + 9 + sizeof(T));
+  // Integers up to latency_end items run a latency tile (plan.hpp, pick_latency_tile); past it the
+  // tuned tile, in order while its tiles are fewer than the device's blocks, and at 600 tiles blocks
+  // looping over tiles.
+  const std::size_t past = latency_end<T>() + 5;
+  const auto data        = random_vector<T>(600 * tile + 64, test_seed() + 9 + sizeof(T));
   for (std::size_t in_offset : {1u, 3u})
   {
     for (std::size_t out_offset : {0u, 1u, 3u})
     {
-      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - in_offset, 3 * tile - 9})
+      for (std::size_t n : {std::size_t(1), std::size_t(17), tile - in_offset, 3 * tile - 9, past, 600 * tile + 5})
       {
         const std::string what = scan_label(std::string(name) + " in+" + std::to_string(in_offset) + " out+"
                                               + std::to_string(out_offset), n);
@@ -529,7 +533,11 @@ TEST_CASE("par_nosync scans can be captured into a CUDA graph and relaunched on 
   const std::size_t tile = scan_tile<std::uint32_t>();
   for (auto mode : {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal})
   {
-    for (std::size_t n : {std::size_t(1), std::size_t(1000), 50 * tile + 3})
+    // Up to latency_end items a latency tile (plan.hpp, pick_latency_tile): the small one, then the
+    // wide one; past it the tuned tile, at 300 tiles blocks looping over tiles.
+    const std::size_t to  = latency_switch<std::uint32_t>();
+    const std::size_t end = latency_end<std::uint32_t>();
+    for (std::size_t n : {std::size_t(1), std::size_t(1000), to - 3, end - 3, end + 3, 300 * tile + 3})
     {
       INFO("capture mode " << static_cast<int>(mode) << ", n = " << n);
       thrust::device_vector<std::uint32_t> in(n, 1u), inc(n + 4), exc(n + 4), expected(n);
@@ -786,6 +794,165 @@ void float_case(std::size_t n, const std::string& what)
 }
 
 } // namespace
+
+// --------------------------------------------------------------------------------------------------
+// The latency tiles (plan.hpp, tuned_latency, tuned_latency_wide and pick_latency_tile; dispatch.cuh):
+// scans of integers where a call is one tile's latency run smaller in-order tiles. Their edges and the
+// sizes around the switches, against Thrust; which kernel a call launches, read from a captured graph.
+
+namespace
+{
+
+//! A few latency tiles (`around_switch` false: small enough for the sanitizers: one item, the lone
+//! small and wide tiles' edges, a few small tiles, and one tuned tile and one item), or around the
+//! switches: the most items that run the small tile (one an SM: latency_switch) and one more (the
+//! wide tile where it is smaller than the tuned one), the most that run a latency tile (latency_end)
+//! and one item and one small tile more (the tuned tile).
+template <class T, class Op>
+void latency_all_modes(Op op, T init, const std::string& what, bool around_switch)
+{
+  const std::size_t small = latency_tile<T>();
+  const std::size_t wide  = latency_tile<T, true>();
+  const std::size_t tuned = scan_tile<T>();
+  const std::size_t to    = latency_switch<T>();
+  const std::size_t end   = latency_end<T>();
+  REQUIRE(small < wide);
+  REQUIRE(small < tuned);
+  REQUIRE(tuned + 1 < to);
+  const std::vector<std::size_t> sizes =
+    around_switch ? std::vector<std::size_t>{to - 1, to, to + 1, end, end + 1, end + small + 1}
+                  : std::vector<std::size_t>{1, small - 1, small, small + 1, wide, wide + 1, 3 * small - 5, tuned + 1};
+  const auto data = random_vector<T>(*std::max_element(sizes.begin(), sizes.end()), test_seed() + 360 + sizeof(T));
+  for (std::size_t n : sizes)
+  {
+    exact_case<T, schedule_choice::tuned, inclusive>(data, n, op, init, what + " inclusive");
+#if CCCL_VERSION >= 2007000 // inclusive_scan with an initial value: not in Thrust before 2.7
+    exact_case<T, schedule_choice::tuned, inclusive_init>(data, n, op, init, what + " inclusive with init");
+#endif
+    exact_case<T, schedule_choice::tuned, exclusive>(data, n, op, init, what + " exclusive");
+  }
+}
+
+} // namespace
+
+TEST_CASE("scan of integers at a few tiles runs the latency tiles: their edges match thrust", "[scan][latency]")
+{
+  latency_all_modes<std::uint32_t>(op_plus<>{}, 7u, "u32 plus", false);
+  latency_all_modes<std::int64_t>(op_maximum<>{}, std::int64_t(-5), "i64 maximum", false);
+  latency_all_modes<std::uint8_t>(op_bit_xor<>{}, std::uint8_t(3), "u8 bit_xor", false);
+}
+
+namespace
+{
+
+struct captured_kernel
+{
+  const void* func = nullptr;
+  unsigned grid    = 0;
+  unsigned block   = 0;
+};
+
+//! The kernel, grid and block of the one kernel node of a graph captured (relaxed) around a u32 plus
+//! scan of n items through dispatch under par_nosync on `stream` (after one uncaptured call, which
+//! finds the kernels' launch data).
+captured_kernel captured_scan_launch(cudaStream_t stream, const std::uint32_t* in, std::size_t n, std::uint32_t* out)
+{
+  auto policy = sweep::par_nosync.on(stream);
+  sc::dispatch<std::uint32_t, inclusive, sc::tuned, schedule_choice::tuned>(policy, in, n, out, op_plus<>{}, 0u, "test");
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  REQUIRE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) == cudaSuccess);
+  sc::dispatch<std::uint32_t, inclusive, sc::tuned, schedule_choice::tuned>(policy, in, n, out, op_plus<>{}, 0u, "test");
+  cudaGraph_t graph{};
+  REQUIRE(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
+  std::size_t count = 0;
+  REQUIRE(cudaGraphGetNodes(graph, nullptr, &count) == cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(count);
+  REQUIRE(cudaGraphGetNodes(graph, nodes.data(), &count) == cudaSuccess);
+  std::vector<captured_kernel> kernels;
+  for (cudaGraphNode_t node : nodes)
+  {
+    cudaGraphNodeType type{};
+    REQUIRE(cudaGraphNodeGetType(node, &type) == cudaSuccess);
+    if (type == cudaGraphNodeTypeKernel)
+    {
+      cudaKernelNodeParams params{};
+      REQUIRE(cudaGraphKernelNodeGetParams(node, &params) == cudaSuccess);
+      kernels.push_back({params.func, params.gridDim.x, params.blockDim.x});
+    }
+  }
+  REQUIRE(cudaGraphDestroy(graph) == cudaSuccess);
+  REQUIRE(kernels.size() == 1);
+  return kernels.front();
+}
+
+} // namespace
+
+TEST_CASE("a scan of integers launches the small latency tile, then the wide one, then the tuned tile",
+          "[scan][latency]")
+{
+  stream_guard s;
+  using T  = std::uint32_t;
+  using Op = op_plus<>;
+  const void* small_kernel =
+    reinterpret_cast<const void*>(&sc::scan_kernel<T, inclusive, sc::tuned_latency, schedule_choice::tuned, const T*, T*, Op>);
+  const void* wide_kernel = reinterpret_cast<const void*>(
+    &sc::scan_kernel<T, inclusive, sc::tuned_latency_wide, schedule_choice::tuned, const T*, T*, Op>);
+  const void* tuned_kernel =
+    reinterpret_cast<const void*>(&sc::scan_kernel<T, inclusive, sc::tuned, schedule_choice::tuned, const T*, T*, Op>);
+  REQUIRE(small_kernel != tuned_kernel);
+  REQUIRE(wide_kernel != tuned_kernel);
+  REQUIRE(small_kernel != wide_kernel);
+  const sc::tile_dims small_dims = sc::tile_dims_for<T, sc::tuned_latency, true>(tuned_arch());
+  const sc::tile_dims wide_dims  = sc::tile_dims_for<T, sc::tuned_latency_wide, true>(tuned_arch());
+  const sc::tile_dims tuned_dims = sc::tile_dims_for<T, sc::tuned, true>(tuned_arch());
+  const std::size_t small        = small_dims.tile_items;
+  const std::size_t wide         = wide_dims.tile_items;
+  const std::size_t tuned        = tuned_dims.tile_items;
+  const std::size_t to           = latency_switch<T>();
+  const std::size_t end          = latency_end<T>();
+  REQUIRE(small < wide);
+  REQUIRE(wide < tuned);
+  REQUIRE(end == wide * (to / small));
+  const auto data = random_vector<T>(end + 1, test_seed() + 380);
+  thrust::device_vector<T> out(end + 1);
+  const T* in = thrust::raw_pointer_cast(data.data());
+  T* o        = thrust::raw_pointer_cast(out.data());
+  struct expect
+  {
+    std::size_t n;
+    const void* func;
+    std::size_t tile;
+    int block;
+  };
+  // A lone small tile, a lone wide one; past the wide tile small tiles up to one an SM; wide ones up
+  // to one an SM; past that the tuned kernel (its tiles fewer than its blocks: in order, a block a
+  // tile).
+  for (const expect& e : {expect{1, small_kernel, small, small_dims.block_threads},
+                          expect{small, small_kernel, small, small_dims.block_threads},
+                          expect{small + 1, wide_kernel, wide, wide_dims.block_threads},
+                          expect{wide, wide_kernel, wide, wide_dims.block_threads},
+                          expect{wide + 1, small_kernel, small, small_dims.block_threads},
+                          expect{tuned + 1, small_kernel, small, small_dims.block_threads},
+                          expect{to, small_kernel, small, small_dims.block_threads},
+                          expect{to + 1, wide_kernel, wide, wide_dims.block_threads},
+                          expect{end, wide_kernel, wide, wide_dims.block_threads},
+                          expect{end + 1, tuned_kernel, tuned, tuned_dims.block_threads}})
+  {
+    INFO("n = " << e.n);
+    const captured_kernel k = captured_scan_launch(s.stream, in, e.n, o);
+    CHECK(k.func == e.func);
+    CHECK(k.grid == static_cast<unsigned>((e.n + e.tile - 1) / e.tile));
+    CHECK(k.block == static_cast<unsigned>(e.block));
+  }
+}
+
+TEST_CASE("scan of integers around the switches between the latency tiles and the tuned tile matches thrust",
+          "[scan][latency][large]")
+{
+  latency_all_modes<std::uint32_t>(op_plus<>{}, 7u, "u32 plus", true);
+  latency_all_modes<std::int64_t>(op_maximum<>{}, std::int64_t(-5), "i64 maximum", true);
+  latency_all_modes<std::uint8_t>(op_bit_xor<>{}, std::uint8_t(3), "u8 bit_xor", true);
+}
 
 TEST_CASE("scan, specialised schedule forced: integers and a non-commutative 16-byte operator match thrust",
           "[scan][schedule]")

@@ -156,3 +156,61 @@ TEST_CASE("scan: plans past 2^31 items", "[scan]")
   CHECK(sc::make_scan_plan(n, 8192, 264, 64, 4).stride == 16);
   CHECK(many.tiles < sc::max_tiles);
 }
+
+TEST_CASE("scan: the latency tiles of exact accumulators and where a call switches to them", "[scan]")
+{
+  // Integers (plain and by key) switch; floating point, user types and reduce_by_key's items do not.
+  CHECK(sc::exact_accumulator<std::uint32_t>);
+  CHECK(sc::exact_accumulator<std::int64_t>);
+  CHECK(sc::exact_accumulator<sc::segment_item<std::uint8_t>>);
+  CHECK_FALSE(sc::exact_accumulator<float>);
+  CHECK_FALSE(sc::exact_accumulator<s16>);
+  CHECK_FALSE(sc::exact_accumulator<sc::segment_item<double>>);
+  CHECK_FALSE(sc::exact_accumulator<sc::run_item<std::uint32_t, std::uint32_t>>);
+  // Their tiles: in order (no specialised schedule), latency_rows and latency_rows_wide 16-byte rows
+  // of 512 threads.
+  constexpr int rows = sc::tuning_sm90::latency_rows;
+  constexpr int wide = sc::tuning_sm90::latency_rows_wide;
+  CHECK(rows < wide);
+  const sc::tile_dims plain = sc::tile_dims_for<std::uint32_t, sc::tuned_latency, true>(900);
+  const sc::tile_dims plain_wide = sc::tile_dims_for<std::uint32_t, sc::tuned_latency_wide, true>(900);
+  CHECK(plain.tile_items == 512u * rows * 4);
+  CHECK(plain_wide.tile_items == 512u * wide * 4);
+  CHECK(plain.pipeline_shared == 0);
+  CHECK(plain.extra_threads == 0);
+  CHECK(plain_wide.pipeline_shared == 0);
+  CHECK(plain_wide.extra_threads == 0);
+  CHECK(sc::tile_dims_for<std::uint8_t, sc::tuned_latency, true>(900).tile_items == 512u * rows * 16);
+  CHECK(plain_wide.tile_items < sc::tile_dims_for<std::uint32_t, sc::tuned, true>(900).tile_items);
+  // The scans by key take the same rows (their tiles: the GPU tests, by_key_sizes).
+  using latency90 = sc::latency_tuning<sc::tuning_sm90, rows>;
+  CHECK(latency90::rows_segmented == rows);
+  CHECK(latency90::rows_segmented_exclusive == rows);
+  CHECK(latency90::rows_segmented_shifted == rows);
+  CHECK_FALSE(latency90::bulk_copies);
+  CHECK(wide < sc::tuning_sm90::rows_segmented_exclusive);
+  CHECK(wide < sc::tuning_sm90::rows_segmented);
+  // The switches (132 SMs; tiles of 4096 / 8192 / 16384 items): a lone small tile, a lone wide tile,
+  // small tiles up to one an SM, wide ones up to one an SM, then the tuned tile.
+  using P = sc::latency_pick;
+  const auto pick = [](std::uint64_t n) { return sc::pick_latency_tile(n, 4096, 8192, 16384, 132); };
+  CHECK(pick(1) == P::small);
+  CHECK(pick(4096) == P::small);
+  CHECK(pick(4097) == P::wide);
+  CHECK(pick(8192) == P::wide);
+  CHECK(pick(8193) == P::small);
+  CHECK(pick(16384) == P::small);
+  CHECK(pick(132 * 4096) == P::small);
+  CHECK(pick(132 * 4096 + 1) == P::wide);
+  CHECK(pick(132 * 8192) == P::wide);
+  CHECK(pick(132 * 8192 + 1) == P::tuned);
+  CHECK(pick(std::uint64_t(1) << 40) == P::tuned);
+  // A wide tile no smaller than the tuned one (1-byte items: 4 rows both) is not taken: small tiles up
+  // to one an SM, then the tuned tile.
+  CHECK(sc::pick_latency_tile(16385, 16384, 32768, 32768, 132) == P::small);
+  CHECK(sc::pick_latency_tile(132 * 16384, 16384, 32768, 32768, 132) == P::small);
+  CHECK(sc::pick_latency_tile(132 * 16384 + 1, 16384, 32768, 32768, 132) == P::tuned);
+  // Nor a small tile no smaller than the tuned one (inputs that do not load as vectors: one tile).
+  CHECK(sc::pick_latency_tile(1, 1024, 1024, 1024, 132) == P::tuned);
+  CHECK(sc::pick_latency_tile(5000, 1024, 1024, 1024, 132) == P::tuned);
+}

@@ -15,6 +15,7 @@
 #include <sweep/detail/scan/kernels.cuh>
 #include <sweep/detail/scan/plan.hpp>
 #include <sweep/detail/util/call_scratch.hpp>
+#include <sweep/detail/util/device_info.hpp>
 #include <sweep/detail/util/error.hpp>
 #include <sweep/detail/util/kernel_tuning.cuh>
 #include <sweep/detail/util/policy.cuh>
@@ -57,6 +58,27 @@ bool aligned16(It it)
   }
 }
 
+//! The tuned choices of the scans of exact accumulators (plan.hpp, exact_accumulator: integers, plain
+//! and by key), which switch to a latency tile at small n (plan.hpp, pick_latency_tile).
+template <class T, class Choice, schedule_choice Schedule>
+inline constexpr bool latency_choice = exact_accumulator<T> && Schedule == schedule_choice::tuned
+                                    && (std::is_same<Choice, tuned>::value || std::is_same<Choice, tuned_exclusive>::value);
+
+//! The tile of the tuning the scan kernel's code was compiled with (over these types, under Choice and
+//! Schedule), and the blocks of it the current device holds (with the specialised schedule's slots and
+//! threads where the kernel has it: the blocks that schedule runs are the fewer). Found once per device
+//! and kernel.
+template <class T, class Mode, class Choice, schedule_choice Schedule, class InputIt, class OutputIt, class Op>
+__host__ const kernel_launch<tile_dims>& scan_launch()
+{
+  constexpr auto kernel     = &scan_kernel<T, Mode, Choice, Schedule, InputIt, OutputIt, Op>;
+  constexpr bool vector_input = is_pointer_to_v<InputIt, T>;
+  return kernel_launch_for<kernel, tile_dims>(
+    [](int arch) { return tile_dims_for<T, Choice, vector_input, Schedule>(arch); },
+    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
+    [](const tile_dims& tile) { return tile.pipeline_shared; });
+}
+
 //! Scans the n items at `input` into `output` with accumulator type T under `op` (Mode: inclusive or
 //! exclusive, with or without `init`). Contiguous iterators must already be unwrapped to raw
 //! pointers. Synchronizes the policy's stream only where the policy asks for it (synchronize_optional:
@@ -91,16 +113,27 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   }
   throw_on_pending_error("sweep: scan: an earlier CUDA call left this error");
 
-  // The tile of the tuning the kernel's code was compiled with, and the blocks of it the device holds
-  // (with the specialised schedule's slots and threads where the kernel has it: the blocks that
-  // schedule runs are the fewer).
-  constexpr bool vector_input            = is_pointer_to_v<InputIt, T>;
-  const kernel_launch<tile_dims>& launch = kernel_launch_for<kernel, tile_dims>(
-    [](int arch) { return tile_dims_for<T, Choice, vector_input, Schedule>(arch); },
-    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
-    [](const tile_dims& tile) { return tile.pipeline_shared; });
+  const kernel_launch<tile_dims>& launch = scan_launch<T, Mode, Choice, Schedule, InputIt, OutputIt, Op>();
   const scan_plan plan = make_scan_plan(n, launch.tile.tile_items, launch.resident_blocks, launch.tile.spread_bytes,
                                         state_t::status_word_bytes);
+  if constexpr (latency_choice<T, Choice, Schedule>)
+  {
+    constexpr bool vector_input = is_pointer_to_v<InputIt, T>;
+    const latency_pick pick =
+      pick_latency_tile(n, tile_dims_for<T, tuned_latency, vector_input, Schedule>(launch.arch).tile_items,
+                        tile_dims_for<T, tuned_latency_wide, vector_input, Schedule>(launch.arch).tile_items,
+                        launch.tile.tile_items, static_cast<std::uint64_t>(current_device_info().sm_count));
+    if (pick == latency_pick::small)
+    {
+      dispatch<T, Mode, tuned_latency, Schedule>(policy, input, n, output, op, init, name, caller_synchronizes);
+      return;
+    }
+    if (pick == latency_pick::wide)
+    {
+      dispatch<T, Mode, tuned_latency_wide, Schedule>(policy, input, n, output, op, init, name, caller_synchronizes);
+      return;
+    }
+  }
   if (plan.tiles > max_tiles)
   {
     throw_invalid_argument(name, "last - first", "needs more tiles than one launch can hold");

@@ -74,6 +74,12 @@ inline constexpr bool folds_in_order<segment_item<T>> = folds_in_order<T>;
 template <class T, class Count>
 inline constexpr bool folds_in_order<run_item<T, Count>> = folds_in_order<T>;
 
+//! Accumulators whose scan results are the same in every association, so in every tile (integers;
+//! the scans by key of integers): the tuned choices of their scans switch to the latency tile at small
+//! n (dispatch.cuh, use_latency_tile). Not reduce_by_key's items (their own tuning, rows_runs).
+template <class T>
+inline constexpr bool exact_accumulator = !folds_in_order<T> && !is_run_item<T>;
+
 //! The size class of a tuning's per-type choices: 4-byte values that fold in order.
 template <class T>
 inline constexpr bool fold4_class = folds_in_order<T> && sizeof(T) == 4;
@@ -101,13 +107,39 @@ struct exclusive_rows : Tuning
 {
   static constexpr int rows_segmented = Tuning::rows_segmented_exclusive;
 };
+//! The latency tiles (dispatch.cuh; plan.hpp, pick_latency_tile): the scan's own tuning in order (no
+//! bulk copies) with Tuning::latency_rows (tuned_latency) or Tuning::latency_rows_wide
+//! (tuned_latency_wide) rows of every kind, for the accumulators whose results do not depend on the
+//! tile (exact_accumulator).
+struct tuned_latency
+{};
+struct tuned_latency_wide
+{};
+template <class Tuning, int Rows>
+struct latency_tuning : Tuning
+{
+  static constexpr bool bulk_copies             = false;
+  static constexpr int rows                     = Rows;
+  static constexpr int rows_1byte               = Rows;
+  static constexpr int rows_2byte               = Rows;
+  static constexpr int rows_segmented           = Rows;
+  static constexpr int rows_segmented_shifted   = Rows;
+  static constexpr int rows_segmented_exclusive = Rows;
+};
 template <class Choice, int Arch>
 using tuning_of = std::conditional_t<
   std::is_same<Choice, tuned>::value,
   tuning_for<Arch>,
-  std::conditional_t<std::is_same<Choice, tuned_shifted>::value,
-                     shifted_rows<tuning_for<Arch>>,
-                     std::conditional_t<std::is_same<Choice, tuned_exclusive>::value, exclusive_rows<tuning_for<Arch>>, Choice>>>;
+  std::conditional_t<
+    std::is_same<Choice, tuned_shifted>::value,
+    shifted_rows<tuning_for<Arch>>,
+    std::conditional_t<std::is_same<Choice, tuned_exclusive>::value,
+                       exclusive_rows<tuning_for<Arch>>,
+                       std::conditional_t<std::is_same<Choice, tuned_latency>::value,
+                                          latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows>,
+                                          std::conditional_t<std::is_same<Choice, tuned_latency_wide>::value,
+                                                             latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows_wide>,
+                                                             Choice>>>>>;
 //! The choice of an exclusive scan by key of accumulator type T (scan_by_key.cuh, and the tests that
 //! size inputs around its tile): init-folded items for integral values, shifted items for the others
 //! (the split segmented_agent.cuh's shift_results makes).
@@ -269,6 +301,49 @@ inline scan_plan make_scan_plan(std::uint64_t n,
   const std::uint32_t spread = spread_bytes / status_word_bytes;
   plan.stride                = plan.tiles > plan.grid && spread > 1 ? spread : 1;
   return plan;
+}
+
+//! The tile a scan of an exact accumulator runs (dispatch.cuh): the tuned one, or one of the two
+//! latency tiles (tuned_latency: `small_items`, tuned_latency_wide: `wide_items`, each used only where
+//! it is smaller than the tuned tile, `tuned_items`).
+enum class latency_pick
+{
+  tuned,
+  small,
+  wide
+};
+
+//! Where a call of n items is one tile's latency, not its bytes, the smaller tiles win
+//! (docs/design/scan.md, variants, "The latency tiles"): a lone tile where a latency tile holds all n
+//! (the smaller that does: a lone tile has no tile state and no memset, and a shorter tile is a
+//! shorter latency), else the smaller latency tile of which n fills no more than the device's SMs
+//! (`sm_count`), spreading the items over more SMs; past one wide tile an SM the longer chain of
+//! look-backs costs more than it saves, and the tuned tile runs.
+inline latency_pick pick_latency_tile(std::uint64_t n,
+                                      std::uint64_t small_items,
+                                      std::uint64_t wide_items,
+                                      std::uint64_t tuned_items,
+                                      std::uint64_t sm_count)
+{
+  const bool small = small_items < tuned_items;
+  const bool wide  = wide_items < tuned_items && small_items < wide_items;
+  if (small && n <= small_items)
+  {
+    return latency_pick::small;
+  }
+  if (wide && n <= wide_items)
+  {
+    return latency_pick::wide;
+  }
+  if (small && (n + small_items - 1) / small_items <= sm_count)
+  {
+    return latency_pick::small;
+  }
+  if (wide && (n + wide_items - 1) / wide_items <= sm_count)
+  {
+    return latency_pick::wide;
+  }
+  return latency_pick::tuned;
 }
 
 } // namespace scan_impl

@@ -65,6 +65,18 @@ struct tuning_sm90
   //! 0.93 ms, 4 rows 1.53 / 1.09 / 0.84, 5 rows 1.71 / 1.11 / 0.83, 6 rows 2.06 / 1.35 / 1.00 (5 and 6
   //! spill at 64 registers).
   static constexpr int rows_runs = 4;
+  //! Rows (16-byte vectors of values) a thread holds in the two latency tiles: the in-order tiles of
+  //! the scans whose results do not depend on the tile (integral accumulators, plain and by key;
+  //! plan.hpp, tuned_latency), taken where the call is one tile's latency (plan.hpp,
+  //! pick_latency_tile: a lone latency tile where one holds n, else up to one tile an SM): 2 and 4,
+  //! 16 and 32 KiB of values a tile (4096 and 8192 u32 items). Whole calls on the H200
+  //! (docs/design/scan.md, variants, "The latency tiles"), u32 inclusive / u32-by-u32 inclusive by key,
+  //! runs of 8, in us: at 2^16 tuned 13.57 / 17.20, 1 row 12.20 / 13.12, 2 rows 12.34 / 13.49, 4 rows
+  //! 12.77 / 14.09; at 2^19 tuned 13.92 / 18.02, 2 rows 13.32 / 14.74, 4 rows 13.25 / 14.74; at 2^20
+  //! tuned 14.59 / 17.78, 2 rows 14.70 / 19.21, 4 rows 14.12 / 15.94; at 1.5 * 2^20 tuned 15.25 /
+  //! 17.64, 4 rows 15.34 / 18.11.
+  static constexpr int latency_rows      = 2;
+  static constexpr int latency_rows_wide = 4;
   //! Bytes a thread holds of types that do not load as vectors (at least one item).
   static constexpr int item_bytes = 64;
   //! Blocks an SM the kernel is compiled for (__launch_bounds__), by item size: 3 (40 registers) for
@@ -209,7 +221,12 @@ constexpr bool fits(const arch_limits& limits)
       && block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::block_threads % 32 == 0
       && Tuning::block_threads_fold4 % 32 == 0
       && Tuning::rows >= 1 && Tuning::rows_2byte >= 1 && Tuning::rows_1byte >= 1 && Tuning::rows_segmented >= 1
-      && Tuning::rows_segmented_shifted >= 1 && Tuning::rows_segmented_exclusive >= 1 && Tuning::rows_runs >= 1;
+      && Tuning::rows_segmented_shifted >= 1 && Tuning::rows_segmented_exclusive >= 1 && Tuning::rows_runs >= 1
+      && Tuning::latency_rows >= 1 && Tuning::latency_rows < Tuning::latency_rows_wide
+      && Tuning::latency_rows_wide <= Tuning::rows && Tuning::latency_rows_wide <= Tuning::rows_1byte
+      && Tuning::latency_rows_wide <= Tuning::rows_2byte && Tuning::latency_rows_wide <= Tuning::rows_segmented
+      && Tuning::latency_rows_wide <= Tuning::rows_segmented_shifted
+      && Tuning::latency_rows_wide <= Tuning::rows_segmented_exclusive;
 }
 
 static_assert(fits<tuning_for<750>>(limits_of(750)) && fits<tuning_for<800>>(limits_of(800))
