@@ -64,21 +64,6 @@ template <class T, class Choice, schedule_choice Schedule>
 inline constexpr bool latency_choice = exact_accumulator<T> && Schedule == schedule_choice::tuned
                                     && (std::is_same<Choice, tuned>::value || std::is_same<Choice, tuned_exclusive>::value);
 
-//! The tile of the tuning the scan kernel's code was compiled with (over these types, under Choice and
-//! Schedule), and the blocks of it the current device holds (with the specialised schedule's slots and
-//! threads where the kernel has it: the blocks that schedule runs are the fewer). Found once per device
-//! and kernel.
-template <class T, class Mode, class Choice, schedule_choice Schedule, class InputIt, class OutputIt, class Op>
-__host__ const kernel_launch<tile_dims>& scan_launch()
-{
-  constexpr auto kernel     = &scan_kernel<T, Mode, Choice, Schedule, InputIt, OutputIt, Op>;
-  constexpr bool vector_input = is_pointer_to_v<InputIt, T>;
-  return kernel_launch_for<kernel, tile_dims>(
-    [](int arch) { return tile_dims_for<T, Choice, vector_input, Schedule>(arch); },
-    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
-    [](const tile_dims& tile) { return tile.pipeline_shared; });
-}
-
 //! Scans the n items at `input` into `output` with accumulator type T under `op` (Mode: inclusive or
 //! exclusive, with or without `init`). Contiguous iterators must already be unwrapped to raw
 //! pointers. Synchronizes the policy's stream only where the policy asks for it (synchronize_optional:
@@ -113,12 +98,16 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   }
   throw_on_pending_error("sweep: scan: an earlier CUDA call left this error");
 
-  const kernel_launch<tile_dims>& launch = scan_launch<T, Mode, Choice, Schedule, InputIt, OutputIt, Op>();
-  const scan_plan plan = make_scan_plan(n, launch.tile.tile_items, launch.resident_blocks, launch.tile.spread_bytes,
-                                        state_t::status_word_bytes);
+  // The tile of the tuning the kernel's code was compiled with, and the blocks of it the device holds
+  // (with the specialised schedule's slots and threads where the kernel has it: the blocks that
+  // schedule runs are the fewer).
+  constexpr bool vector_input            = is_pointer_to_v<InputIt, T>;
+  const kernel_launch<tile_dims>& launch = kernel_launch_for<kernel, tile_dims>(
+    [](int arch) { return tile_dims_for<T, Choice, vector_input, Schedule>(arch); },
+    [](const tile_dims& tile) { return tile.block_threads + tile.extra_threads; },
+    [](const tile_dims& tile) { return tile.pipeline_shared; });
   if constexpr (latency_choice<T, Choice, Schedule>)
   {
-    constexpr bool vector_input = is_pointer_to_v<InputIt, T>;
     const latency_pick pick =
       pick_latency_tile(n, tile_dims_for<T, tuned_latency, vector_input, Schedule>(launch.arch).tile_items,
                         tile_dims_for<T, tuned_latency_wide, vector_input, Schedule>(launch.arch).tile_items,
@@ -134,6 +123,8 @@ __host__ void dispatch(execution_policy<Derived>& policy,
       return;
     }
   }
+  const scan_plan plan = make_scan_plan(n, launch.tile.tile_items, launch.resident_blocks, launch.tile.spread_bytes,
+                                        state_t::status_word_bytes);
   if (plan.tiles > max_tiles)
   {
     throw_invalid_argument(name, "last - first", "needs more tiles than one launch can hold");

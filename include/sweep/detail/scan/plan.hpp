@@ -75,8 +75,8 @@ template <class T, class Count>
 inline constexpr bool folds_in_order<run_item<T, Count>> = folds_in_order<T>;
 
 //! Accumulators whose scan results are the same in every association, so in every tile (integers;
-//! the scans by key of integers): the tuned choices of their scans switch to the latency tile at small
-//! n (dispatch.cuh, use_latency_tile). Not reduce_by_key's items (their own tuning, rows_runs).
+//! the scans by key of integers): the tuned choices of their scans switch to a latency tile at small
+//! n (dispatch.cuh; pick_latency_tile). Not reduce_by_key's items (their own tuning, rows_runs).
 template <class T>
 inline constexpr bool exact_accumulator = !folds_in_order<T> && !is_run_item<T>;
 
@@ -126,20 +126,40 @@ struct latency_tuning : Tuning
   static constexpr int rows_segmented_shifted   = Rows;
   static constexpr int rows_segmented_exclusive = Rows;
 };
+//! The tuning a kernel compiled for `Arch` runs under `Choice`: a named choice's variant of the scan's
+//! own tuning (above), or Choice itself (a tuning struct: tests and variant probes).
 template <class Choice, int Arch>
-using tuning_of = std::conditional_t<
-  std::is_same<Choice, tuned>::value,
-  tuning_for<Arch>,
-  std::conditional_t<
-    std::is_same<Choice, tuned_shifted>::value,
-    shifted_rows<tuning_for<Arch>>,
-    std::conditional_t<std::is_same<Choice, tuned_exclusive>::value,
-                       exclusive_rows<tuning_for<Arch>>,
-                       std::conditional_t<std::is_same<Choice, tuned_latency>::value,
-                                          latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows>,
-                                          std::conditional_t<std::is_same<Choice, tuned_latency_wide>::value,
-                                                             latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows_wide>,
-                                                             Choice>>>>>;
+struct tuning_of_choice
+{
+  using type = Choice;
+};
+template <int Arch>
+struct tuning_of_choice<tuned, Arch>
+{
+  using type = tuning_for<Arch>;
+};
+template <int Arch>
+struct tuning_of_choice<tuned_shifted, Arch>
+{
+  using type = shifted_rows<tuning_for<Arch>>;
+};
+template <int Arch>
+struct tuning_of_choice<tuned_exclusive, Arch>
+{
+  using type = exclusive_rows<tuning_for<Arch>>;
+};
+template <int Arch>
+struct tuning_of_choice<tuned_latency, Arch>
+{
+  using type = latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows>;
+};
+template <int Arch>
+struct tuning_of_choice<tuned_latency_wide, Arch>
+{
+  using type = latency_tuning<tuning_for<Arch>, tuning_for<Arch>::latency_rows_wide>;
+};
+template <class Choice, int Arch>
+using tuning_of = typename tuning_of_choice<Choice, Arch>::type;
 //! The choice of an exclusive scan by key of accumulator type T (scan_by_key.cuh, and the tests that
 //! size inputs around its tile): init-folded items for integral values, shifted items for the others
 //! (the split segmented_agent.cuh's shift_results makes).
