@@ -179,7 +179,79 @@ void check_by_key_sizes(const thrust::device_vector<K>& keys,
   }
 }
 
+//! n that end a partial by-key tile of `tile` items at each place within a thread's row of `vec`
+//! items, on a row's end and a warp's row's end and just past them, and in the tile's last rows; the
+//! tile starting at `base`.
+std::vector<std::size_t> by_key_row_cuts(std::size_t base, std::size_t tile, std::size_t vec)
+{
+  std::vector<std::size_t> sizes;
+  for (std::size_t r = 1; r <= vec + 1; ++r)
+  {
+    sizes.push_back(base + r);
+  }
+  for (std::size_t r : {32 * vec - 1, 32 * vec, 32 * vec + vec / 2 + 1, tile / 2 + 1, tile - vec - 1, tile - 1})
+  {
+    sizes.push_back(base + r);
+  }
+  return sizes;
+}
+
 } // namespace
+
+// A partial tile of the flag-word agent loads and stores each of a thread's rows that lies wholly
+// before n as a full row (vectors where the keys and values are aligned pointers), the row n cuts
+// item by item (segmented_agent.cuh, load and store). Lone partial latency tiles, a partial one after
+// a full one, and the tuned tiles' partial last tile past the latency tiles' end; aligned and
+// misaligned pointers (the rows' item-by-item fallback); u32 and i64 values, inclusive and exclusive.
+TEST_CASE("scan by key: a partial tile's rows before n load as full rows, the row n cuts item by item",
+          "[scan][by_key][partial]")
+{
+  namespace sc = sweep::detail::scan_impl;
+  std::vector<std::size_t> sizes;
+  const auto add = [&](const std::vector<std::size_t>& more) { sizes.insert(sizes.end(), more.begin(), more.end()); };
+  const std::size_t small = latency_tile<sc::segment_item<std::uint32_t>>();
+  add(by_key_row_cuts(0, small, 4));
+  add(by_key_row_cuts(small, small, 4));
+  add(by_key_row_cuts(0, latency_tile<sc::segment_item<std::int64_t>>(), 2));
+  const std::size_t end = latency_end<sc::segment_item<std::uint32_t>>();
+  for (bool exclusive : {false, true})
+  {
+    const std::size_t tile = by_key_tile<std::uint32_t>(exclusive);
+    add(by_key_row_cuts((end / tile + 1) * tile, tile, 4));
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const std::size_t most = sizes.back() + 1;
+  const auto words       = random_vector<std::uint32_t>(most, test_seed() + 31);
+  const auto longs       = random_vector<std::int64_t>(most, test_seed() + 32);
+  for (std::uint32_t mean : {1u, 8u})
+  {
+    const auto keys = run_keys(most, mean);
+    for (std::size_t offset : {std::size_t(0), std::size_t(1)})
+    {
+      const std::string runs = ", runs of " + std::to_string(mean) + (offset ? ", keys and values + 1" : "");
+      const std::uint32_t* k = thrust::raw_pointer_cast(keys.data()) + offset;
+      const std::uint32_t* w = thrust::raw_pointer_cast(words.data()) + offset;
+      const std::int64_t* l  = thrust::raw_pointer_cast(longs.data()) + offset;
+      for (std::size_t n : sizes)
+      {
+        const std::string at = runs + " n=" + std::to_string(n);
+        check_scan_against_thrust<std::uint32_t>(sweep::par, n, [&](auto p, auto o) {
+          return thrust::inclusive_scan_by_key(p, k, k + n, w, o);
+        }, "u32 inclusive" + at);
+        check_scan_against_thrust<std::uint32_t>(sweep::par, n, [&](auto p, auto o) {
+          return thrust::exclusive_scan_by_key(p, k, k + n, w, o, 9u);
+        }, "u32 exclusive from 9" + at);
+        check_scan_against_thrust<std::int64_t>(sweep::par, n, [&](auto p, auto o) {
+          return thrust::inclusive_scan_by_key(p, k, k + n, l, o);
+        }, "i64 inclusive" + at);
+        check_scan_against_thrust<std::int64_t>(sweep::par, n, [&](auto p, auto o) {
+          return thrust::exclusive_scan_by_key(p, k, k + n, l, o, std::int64_t(-3));
+        }, "i64 exclusive from -3" + at);
+      }
+    }
+  }
+}
 
 TEST_CASE("scan by key of uint32 matches thrust in every call form (runs crossing tiles, all equal, all distinct)",
           "[scan][by_key]")

@@ -164,14 +164,29 @@ struct segmented_agent
     }
     else
     {
+      // A partial tile: each of this thread's rows that lies wholly before n as a full row
+      // (load_values_rows: vectors where the keys and values are aligned pointers), only the row
+      // that n cuts item by item. Item by item throughout, a partial 6-row tile took about a
+      // microsecond more (docs/design/scan.md, variants, "The partial tile's rows").
       const T first = item_at(tile_base);
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
+        const std::uint64_t i0 = item_index(tile_base, j, 0);
+        if constexpr (values_rows)
+        {
+          if (i0 + vec <= p.n)
+          {
+            const unsigned row_heads = p.input.template load_values_rows<1, vec, shift_results>(
+              static_cast<std::int64_t>(i0), 0, reinterpret_cast<U(&)[1][vec]>(x[j]));
+            heads |= row_heads << bit(j, 0);
+            continue;
+          }
+        }
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
-          const std::uint64_t i = item_index(tile_base, j, v);
+          const std::uint64_t i = i0 + static_cast<std::uint64_t>(v);
           const T item          = i < p.n ? item_at(i) : first;
           x[j][v]               = item.value;
           heads |= static_cast<unsigned>(item.head) << bit(j, v);
@@ -252,10 +267,21 @@ struct segmented_agent
 #pragma unroll
       for (int j = 0; j < rows; ++j)
       {
+        const std::uint64_t i0 = item_index(tile_base, j, 0);
+        if constexpr (values_rows)
+        {
+          // A partial tile as load's: each row wholly before n as a full row.
+          if (i0 + vec <= p.n)
+          {
+            p.output.template store_values_rows<1, vec>(static_cast<std::int64_t>(i0), 0,
+                                                        reinterpret_cast<const U(&)[1][vec]>(x[j]));
+            continue;
+          }
+        }
 #pragma unroll
         for (int v = 0; v < vec; ++v)
         {
-          const std::uint64_t i = item_index(tile_base, j, v);
+          const std::uint64_t i = i0 + static_cast<std::uint64_t>(v);
           if (Full || i < p.n)
           {
             *(p.output + static_cast<std::ptrdiff_t>(i)) = T{x[j][v], false};
