@@ -91,6 +91,32 @@ std::size_t latency_end()
        * static_cast<std::size_t>(sweep::detail::current_device_info().sm_count);
 }
 
+//! n that end a partial tile of `tile` items, starting at item `base`, at each place within a
+//! thread's 16-byte row of `vec` items (1 to vec + 1 items into the tile), on a row's and a warp's
+//! row's (32 rows of vec) ends and just past them, and in the tile's last rows.
+inline std::vector<std::size_t> row_cut_sizes(std::size_t base, std::size_t tile, std::size_t vec)
+{
+  std::vector<std::size_t> offsets;
+  for (std::size_t r = 1; r <= vec + 1; ++r)
+  {
+    offsets.push_back(r);
+  }
+  for (std::size_t r : {2 * vec - 1, 32 * vec - 1, 32 * vec, 32 * vec + vec / 2 + 1, tile / 2 + 1, tile - vec - 1,
+                        tile - vec, tile - 1})
+  {
+    offsets.push_back(r);
+  }
+  std::vector<std::size_t> sizes;
+  for (std::size_t r : offsets)
+  {
+    if (r >= 1 && r < tile)
+    {
+      sizes.push_back(base + r);
+    }
+  }
+  return sizes;
+}
+
 inline std::string scan_label(const std::string& what, std::size_t n)
 {
   return what + " n=" + std::to_string(n);

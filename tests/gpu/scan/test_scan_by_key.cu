@@ -179,23 +179,6 @@ void check_by_key_sizes(const thrust::device_vector<K>& keys,
   }
 }
 
-//! n that end a partial by-key tile of `tile` items at each place within a thread's row of `vec`
-//! items, on a row's end and a warp's row's end and just past them, and in the tile's last rows; the
-//! tile starting at `base`.
-std::vector<std::size_t> by_key_row_cuts(std::size_t base, std::size_t tile, std::size_t vec)
-{
-  std::vector<std::size_t> sizes;
-  for (std::size_t r = 1; r <= vec + 1; ++r)
-  {
-    sizes.push_back(base + r);
-  }
-  for (std::size_t r : {32 * vec - 1, 32 * vec, 32 * vec + vec / 2 + 1, tile / 2 + 1, tile - vec - 1, tile - 1})
-  {
-    sizes.push_back(base + r);
-  }
-  return sizes;
-}
-
 } // namespace
 
 // A partial tile of the flag-word agent loads and stores each of a thread's rows that lies wholly
@@ -210,14 +193,14 @@ TEST_CASE("scan by key: a partial tile's rows before n load as full rows, the ro
   std::vector<std::size_t> sizes;
   const auto add = [&](const std::vector<std::size_t>& more) { sizes.insert(sizes.end(), more.begin(), more.end()); };
   const std::size_t small = latency_tile<sc::segment_item<std::uint32_t>>();
-  add(by_key_row_cuts(0, small, 4));
-  add(by_key_row_cuts(small, small, 4));
-  add(by_key_row_cuts(0, latency_tile<sc::segment_item<std::int64_t>>(), 2));
+  add(row_cut_sizes(0, small, 4));
+  add(row_cut_sizes(small, small, 4));
+  add(row_cut_sizes(0, latency_tile<sc::segment_item<std::int64_t>>(), 2));
   const std::size_t end = latency_end<sc::segment_item<std::uint32_t>>();
   for (bool exclusive : {false, true})
   {
     const std::size_t tile = by_key_tile<std::uint32_t>(exclusive);
-    add(by_key_row_cuts((end / tile + 1) * tile, tile, 4));
+    add(row_cut_sizes((end / tile + 1) * tile, tile, 4));
   }
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());

@@ -1069,32 +1069,12 @@ TEST_CASE("scan, in-order schedule forced where blocks loop over many tiles: mat
 namespace
 {
 
-//! n that end a partial tile's items at each place within a 16-byte row of `vec` items (1 to vec - 1
-//! items in the cut row), on a row's end, a warp's row's end (32 rows of vec) and a tile's last
-//! rows, in the first tile and in the second.
-std::vector<std::size_t> row_cut_sizes(std::size_t tile, std::size_t vec)
+//! row_cut_sizes (scan_test.cuh) of a lone partial tile and of one after a full tile, in order.
+std::vector<std::size_t> first_tiles_row_cuts(std::size_t tile, std::size_t vec)
 {
-  std::vector<std::size_t> offsets;
-  for (std::size_t r = 1; r <= vec + 1; ++r)
-  {
-    offsets.push_back(r);
-  }
-  for (std::size_t r : {2 * vec - 1, 32 * vec - 1, 32 * vec, 32 * vec + vec / 2 + 1, tile / 2 + 1, tile - vec - 1,
-                        tile - vec, tile - 1})
-  {
-    offsets.push_back(r);
-  }
-  std::vector<std::size_t> sizes;
-  for (std::size_t base : {std::size_t(0), tile})
-  {
-    for (std::size_t r : offsets)
-    {
-      if (r >= 1 && r < tile)
-      {
-        sizes.push_back(base + r);
-      }
-    }
-  }
+  std::vector<std::size_t> sizes = row_cut_sizes(0, tile, vec);
+  const std::vector<std::size_t> second = row_cut_sizes(tile, tile, vec);
+  sizes.insert(sizes.end(), second.begin(), second.end());
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   return sizes;
@@ -1104,7 +1084,7 @@ template <class T, schedule_choice S, class Op>
 void row_cuts(std::size_t tile, Op op, T init, const std::string& what)
 {
   const std::size_t vec = 16 / sizeof(T) > 0 ? 16 / sizeof(T) : 1;
-  const auto sizes      = row_cut_sizes(tile, vec);
+  const auto sizes      = first_tiles_row_cuts(tile, vec);
   const auto data       = random_vector<T>(2 * tile, test_seed() + 390 + sizeof(T));
   for (std::size_t n : sizes)
   {
@@ -1120,7 +1100,7 @@ template <class T>
 void row_cuts_float(const std::string& what)
 {
   const std::size_t tile = scan_tile<T>();
-  const auto sizes       = row_cut_sizes(tile, 16 / sizeof(T));
+  const auto sizes       = first_tiles_row_cuts(tile, 16 / sizeof(T));
   const auto data        = random_vector<T>(3 * tile, test_seed() + 395 + sizeof(T));
   const T* in            = thrust::raw_pointer_cast(data.data());
   thrust::device_vector<T> longer(3 * tile);
