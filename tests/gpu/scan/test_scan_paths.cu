@@ -1063,8 +1063,9 @@ TEST_CASE("scan, in-order schedule forced where blocks loop over many tiles: mat
 // A partial tile (the last) ends at every place within a thread's 16-byte row: the sizes end the
 // items at each item of a row, at a row's and a warp's row's ends and just past them, in a lone
 // partial tile and in one after a full tile; each schedule with its own tile (the tuned choice runs
-// the small latency tile there). (Loading the rows wholly before n as vectors in agent.cuh's partial
-// path was tried against these tests and not kept: docs/design/scan.md, variants.)
+// the small latency tile there), and the in-order tiles of 1-, 2- and 8-byte items. agent.cuh's
+// partial path loads the rows wholly before n as vectors and patches the row that n cuts
+// (docs/design/scan.md, variants, "The partial tile's rows").
 
 namespace
 {
@@ -1151,6 +1152,12 @@ TEST_CASE("a partial tile that ends at every place within a row matches thrust (
                                                  "i64 maximum latency tile");
   row_cuts<std::uint8_t, schedule_choice::tuned>(latency_tile<std::uint8_t>(), op_bit_xor<>{}, std::uint8_t(3),
                                                  "u8 bit_xor latency tile");
+  row_cuts<std::uint8_t, schedule_choice::in_order>(forced_tile<std::uint8_t, schedule_choice::in_order>(), op_plus<>{},
+                                                    std::uint8_t(9), "u8 plus in order");
+  row_cuts<std::uint16_t, schedule_choice::in_order>(forced_tile<std::uint16_t, schedule_choice::in_order>(),
+                                                     op_plus<>{}, std::uint16_t(9), "u16 plus in order");
+  row_cuts<std::uint64_t, schedule_choice::in_order>(forced_tile<std::uint64_t, schedule_choice::in_order>(),
+                                                     op_plus<>{}, std::uint64_t(9), "u64 plus in order");
   row_cuts<affine16, schedule_choice::in_order>(forced_tile<affine16, schedule_choice::in_order>(), compose16{},
                                                 affine16{3, 1}, "affine16 compose in order");
   row_cuts_float<float>("float");

@@ -143,6 +143,13 @@ struct agent
          + static_cast<std::uint64_t>(v);
   }
 
+  //! Offset of this thread's row j from its tile's first item.
+  __device__ static unsigned row_offset(int j)
+  {
+    return (threadIdx.x / 32) * static_cast<unsigned>(shape::warp_items) + static_cast<unsigned>(j) * (32 * vec)
+         + (threadIdx.x % 32) * vec;
+  }
+
   //! Loads this thread's items. Full: every item of the tile exists. A partial tile (the last) fills
   //! the items past the end with copies of the tile's first item, which only ever combine into
   //! results nobody stores (the scan runs left to right and they are on the right).
@@ -151,16 +158,57 @@ struct agent
   {
     if constexpr (vector_input)
     {
-      if (Full && p.vector_loads)
+      if (p.vector_loads)
       {
         const uint4* const chunks = reinterpret_cast<const uint4*>(p.input);
-#pragma unroll
-        for (int j = 0; j < rows; ++j)
+        if constexpr (Full)
         {
-          // Read-only until this thread stores the same items (in place) at the end of the tile:
-          // the non-coherent path.
-          const uint4 raw = __ldg(chunks + item_index(tile_base, j, 0) / vec);
-          std::memcpy(&x[j][0], &raw, sizeof(raw));
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            // Read-only until this thread stores the same items (in place) at the end of the tile:
+            // the non-coherent path.
+            const uint4 raw = __ldg(chunks + item_index(tile_base, j, 0) / vec);
+            std::memcpy(&x[j][0], &raw, sizeof(raw));
+          }
+        }
+        else
+        {
+          // Every row as one vector or the tile's first item, then the row that n cuts patched.
+          // Offsets within the tile in 32 bits.
+          const unsigned valid = static_cast<unsigned>(p.n - tile_base);
+          T fill[vec];
+          const T first = p.input[tile_base];
+#pragma unroll
+          for (int v = 0; v < vec; ++v)
+          {
+            fill[v] = first;
+          }
+          uint4 fill_raw;
+          std::memcpy(&fill_raw, fill, sizeof(fill_raw));
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            const unsigned o = row_offset(j);
+            const uint4 raw  = o + vec <= valid ? __ldg(chunks + (tile_base + o) / vec) : fill_raw;
+            std::memcpy(&x[j][0], &raw, sizeof(raw));
+          }
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            const unsigned o = row_offset(j);
+            if (o < valid && o + vec > valid)
+            {
+#pragma unroll
+              for (int v = 0; v < vec; ++v)
+              {
+                if (o + v < valid)
+                {
+                  x[j][v] = p.input[tile_base + o + v];
+                }
+              }
+            }
+          }
         }
         return;
       }
@@ -210,15 +258,50 @@ struct agent
   {
     if constexpr (vector_output)
     {
-      if (Full && p.vector_stores)
+      if (p.vector_stores)
       {
         uint4* const chunks = reinterpret_cast<uint4*>(p.output);
-#pragma unroll
-        for (int j = 0; j < rows; ++j)
+        if constexpr (Full)
         {
-          uint4 raw;
-          std::memcpy(&raw, &x[j][0], sizeof(raw));
-          chunks[item_index(tile_base, j, 0) / vec] = raw;
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            uint4 raw;
+            std::memcpy(&raw, &x[j][0], sizeof(raw));
+            chunks[item_index(tile_base, j, 0) / vec] = raw;
+          }
+        }
+        else
+        {
+          // Each row wholly before n as one vector, then the row that n cuts item by item.
+          const unsigned valid = static_cast<unsigned>(p.n - tile_base);
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            const unsigned o = row_offset(j);
+            if (o + vec <= valid)
+            {
+              uint4 raw;
+              std::memcpy(&raw, &x[j][0], sizeof(raw));
+              chunks[(tile_base + o) / vec] = raw;
+            }
+          }
+#pragma unroll
+          for (int j = 0; j < rows; ++j)
+          {
+            const unsigned o = row_offset(j);
+            if (o < valid && o + vec > valid)
+            {
+#pragma unroll
+              for (int v = 0; v < vec; ++v)
+              {
+                if (o + v < valid)
+                {
+                  p.output[tile_base + o + v] = x[j][v];
+                }
+              }
+            }
+          }
         }
         return;
       }
