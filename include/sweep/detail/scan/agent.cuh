@@ -150,6 +150,29 @@ struct agent
          + (threadIdx.x % 32) * vec;
   }
 
+  //! f(j, v, i) for each item v before n of this thread's row j that n cuts (a row that starts before
+  //! n and ends past it; at most one a thread), i its index; `valid` = n - tile_base.
+  template <class F>
+  __device__ static void for_cut_row(std::uint64_t tile_base, unsigned valid, F&& f)
+  {
+#pragma unroll
+    for (int j = 0; j < rows; ++j)
+    {
+      const unsigned o = row_offset(j);
+      if (o < valid && o + vec > valid)
+      {
+#pragma unroll
+        for (int v = 0; v < vec; ++v)
+        {
+          if (o + v < valid)
+          {
+            f(j, v, tile_base + o + v);
+          }
+        }
+      }
+    }
+  }
+
   //! Loads this thread's items. Full: every item of the tile exists. A partial tile (the last) fills
   //! the items past the end with copies of the tile's first item, which only ever combine into
   //! results nobody stores (the scan runs left to right and they are on the right).
@@ -193,22 +216,7 @@ struct agent
             const uint4 raw  = o + vec <= valid ? __ldg(chunks + (tile_base + o) / vec) : fill_raw;
             std::memcpy(&x[j][0], &raw, sizeof(raw));
           }
-#pragma unroll
-          for (int j = 0; j < rows; ++j)
-          {
-            const unsigned o = row_offset(j);
-            if (o < valid && o + vec > valid)
-            {
-#pragma unroll
-              for (int v = 0; v < vec; ++v)
-              {
-                if (o + v < valid)
-                {
-                  x[j][v] = p.input[tile_base + o + v];
-                }
-              }
-            }
-          }
+          for_cut_row(tile_base, valid, [&](int j, int v, std::uint64_t i) { x[j][v] = p.input[i]; });
         }
         return;
       }
@@ -286,22 +294,7 @@ struct agent
               chunks[(tile_base + o) / vec] = raw;
             }
           }
-#pragma unroll
-          for (int j = 0; j < rows; ++j)
-          {
-            const unsigned o = row_offset(j);
-            if (o < valid && o + vec > valid)
-            {
-#pragma unroll
-              for (int v = 0; v < vec; ++v)
-              {
-                if (o + v < valid)
-                {
-                  p.output[tile_base + o + v] = x[j][v];
-                }
-              }
-            }
-          }
+          for_cut_row(tile_base, valid, [&](int j, int v, std::uint64_t i) { p.output[i] = x[j][v]; });
         }
         return;
       }
