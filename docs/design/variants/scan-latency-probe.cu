@@ -14,12 +14,13 @@
 #include <thrust/sequence.h>
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "probe_cells.cuh" // ck, cell, median, time_interleaved
 
 namespace si = sweep::detail::scan_impl;
 
@@ -39,24 +40,6 @@ struct fixed_exclusive : si::tuning_sm90
 {
   static constexpr int rows_segmented = si::tuning_sm90::rows_segmented_exclusive;
 };
-
-static void ck(cudaError_t e, const char* w)
-{
-  if (e != cudaSuccess) { std::printf("CUDA error %s: %s\n", w, cudaGetErrorString(e)); std::exit(1); }
-}
-
-struct cell
-{
-  std::string name;
-  std::function<void()> call;
-  std::vector<double> us;
-};
-
-static double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 int main()
 {
@@ -161,20 +144,7 @@ int main()
           std::printf("MISMATCH n=%d %s %s\n", lg, g.what, c.name.c_str());
         }
       }
-      const int reps = 100;
-      for (int round = 0; round < 9; ++round)
-      {
-        for (auto& c : g.cells)
-        {
-          for (int w = 0; w < 3; ++w) c.call();
-          ck(cudaDeviceSynchronize(), "warm");
-          const auto t0 = std::chrono::steady_clock::now();
-          for (int r = 0; r < reps; ++r) c.call();
-          ck(cudaDeviceSynchronize(), "t");
-          const auto t1 = std::chrono::steady_clock::now();
-          c.us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / reps);
-        }
-      }
+      time_interleaved(g.cells);
       std::printf("n=%d %-17s", lg, g.what);
       double cubbest = std::min(median(g.cells[5].us), median(g.cells[6].us));
       double thr     = median(g.cells[7].us);

@@ -1,7 +1,7 @@
 // Probe (session 34): the plain scans' partial tiles, built against each form's headers
 // (docs/design/scan.md, variants, "The partial tile's rows"). Whole calls (sweep::par,
-// synchronizing) of inclusive sums at sizes that end in partial tiles: u32 with the tuned tile forced and as picked, u8 and u64 as picked; CUB
-// preallocated (+ sync, faster count form) beside. Each cell checked against Thrust first; timed in 9
+// synchronizing) of inclusive sums at sizes that end in partial tiles: u32 with the tuned tile
+// forced and as picked, u8 and u64 as picked; CUB preallocated (+ sync, faster count form) beside. Each cell checked against Thrust first; timed in 9
 // interleaved rounds of 100 calls, medians (us a call). Build:
 //   nvcc -O3 -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
 //     docs/design/variants/scan-plain-partial-probe.cu -o plain_probe
@@ -12,7 +12,6 @@
 #include <thrust/fill.h>
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -20,25 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "probe_cells.cuh" // ck, cell, median, time_interleaved
+
 namespace si = sweep::detail::scan_impl;
 struct fixed : si::tuning_sm90
 {};
-
-static void ck(cudaError_t e, const char* w)
-{
-  if (e != cudaSuccess) { std::printf("CUDA error %s: %s\n", w, cudaGetErrorString(e)); std::exit(1); }
-}
-struct cell
-{
-  std::string name;
-  std::function<void()> call;
-  std::vector<double> us;
-};
-static double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 template <class T>
 void group(std::size_t n, bool with_fixed)
@@ -75,16 +60,7 @@ void group(std::size_t n, bool with_fixed)
     if (!thrust::equal(out.begin(), out.end(), ref.begin()))
       std::printf("MISMATCH n=%zu %zu-byte %s\n", n, sizeof(T), c.name.c_str());
   }
-  for (int round = 0; round < 9; ++round)
-    for (auto& c : cells)
-    {
-      for (int w = 0; w < 3; ++w) c.call();
-      ck(cudaDeviceSynchronize(), "warm");
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int r = 0; r < 100; ++r) c.call();
-      ck(cudaDeviceSynchronize(), "t");
-      c.us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 100);
-    }
+  time_interleaved(cells);
   std::printf("n=%zu u%zu", n, 8 * sizeof(T));
   for (auto& c : cells) std::printf(" | %s %.2f", c.name.c_str(), median(c.us));
   std::printf("\n");
