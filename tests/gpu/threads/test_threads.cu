@@ -7,6 +7,7 @@
 #include <sweep/histogram.cuh>
 #include <sweep/reduce_by_key.cuh>
 #include <sweep/scan.cuh>
+#include <sweep/scan_by_key.cuh>
 #include <sweep/sort.cuh>
 
 #include <thrust/copy.h>
@@ -17,7 +18,10 @@
 #include <thrust/logical.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sequence.h>
 #include <thrust/sort.h>
+#include <thrust/transform.h>
+#include <thrust/transform_scan.h>
 
 #include <common/test_utils.cuh>
 
@@ -312,7 +316,164 @@ void small_copy_if_in_current_context()
   const auto end = thrust::copy_if(sweep::par, in.begin(), in.end(), out.begin(), is_odd{});
   REQUIRE(end - out.begin() == 500);
 }
+//! A small scan in the current context (its data made there): its tile state in the thread's scratch.
+void small_scan_in_current_context()
+{
+  thrust::device_vector<std::uint32_t> in(20000, 3u);
+  thrust::device_vector<std::uint32_t> out(in.size());
+  thrust::inclusive_scan(sweep::par, in.begin(), in.end(), out.begin());
+  REQUIRE(out.back() == 60000u);
+}
+
+struct quarter_float
+{
+  __host__ __device__ float operator()(std::uint32_t x) const { return float(x % 1000) * 0.25f; }
+};
+
+struct affine
+{
+  std::uint64_t a, b;
+};
+//! x -> f.a * x + f.b, then g: not commutative, 16 bytes (the state's unpacked flags and values).
+struct compose
+{
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const { return {g.a * f.a, g.a * f.b + g.b}; }
+};
+struct to_affine
+{
+  __host__ __device__ affine operator()(std::uint32_t x) const { return {2 * std::uint64_t(x) + 1, x}; }
+};
+struct affine_equal
+{
+  __host__ __device__ bool operator()(const affine& f, const affine& g) const { return f.a == g.a && f.b == g.b; }
+};
 } // namespace
+
+TEST_CASE("a thread's scans alternate its scratch's halves, each kernel clearing the other half for the next call",
+          "[threads][scratch]")
+{
+  // sweep::par scans keep their tile state in one half of the thread's call_scratch buffer and clear
+  // the other half in their kernel for the thread's next scan, which then runs without a memset. The
+  // state's formats differ (4-byte values packed with their status, 8-byte ones in 16-byte words,
+  // 16-byte ones with their status words and their values in separate arrays, by-key items), so a
+  // call's status words may lie where an earlier call on the same half wrote values; every input
+  // differs from the call before on the same half, so a word left from an earlier call would carry
+  // another prefix. Each result against stock Thrust (floats against sweep's own par_nosync call,
+  // which allocates and clears its state: the same bits).
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
+  const std::size_t most = std::size_t(16) << 20;
+  const auto data        = sweep_test::random_vector<std::uint32_t>(most + 4096, sweep_test::test_seed() + 71);
+  thrust::device_vector<std::uint32_t> keys(most);
+  thrust::sequence(keys.begin(), keys.end());
+  thrust::transform(keys.begin(), keys.end(), keys.begin(), [] __device__(std::uint32_t i) { return i / 7; });
+  thrust::device_vector<std::uint32_t> ref32(most), out_copy_if(70000);
+  thrust::device_vector<std::uint64_t> ref64(most);
+  thrust::device_vector<float> reff(most);
+  thrust::device_vector<affine> refa(most);
+  int call = 0;
+  // One call of kind k (0 u32 inclusive, 1 u64 exclusive, 2 float transform, 3 16-byte affine maps,
+  // 4 u32 by key) over n items of another input than the call before.
+  auto run = [&](int kind, std::size_t n) {
+    ++call;
+    const auto first      = data.begin() + (call * 37) % 4096;
+    const auto last       = first + static_cast<std::ptrdiff_t>(n);
+    const auto m          = static_cast<std::ptrdiff_t>(n);
+    const std::string tag = "call " + std::to_string(call) + " kind " + std::to_string(kind) + " n=" + std::to_string(n);
+    INFO(tag << ", seed = " << sweep_test::test_seed());
+    switch (kind)
+    {
+      case 0: {
+        thrust::device_vector<std::uint32_t> out32(n + 4);
+        sweep_test::poison(out32);
+        thrust::inclusive_scan(sweep::par, first, last, out32.begin());
+        thrust::inclusive_scan(thrust::device, first, last, ref32.begin());
+        REQUIRE(thrust::equal(ref32.begin(), ref32.begin() + m, out32.begin()));
+        sweep_test::require_poison_intact(out32, n, tag);
+        break;
+      }
+      case 1: {
+        thrust::device_vector<std::uint64_t> out64(n + 4);
+        sweep_test::poison(out64);
+        thrust::exclusive_scan(sweep::par, first, last, out64.begin(), std::uint64_t(5));
+        thrust::exclusive_scan(thrust::device, first, last, ref64.begin(), std::uint64_t(5));
+        REQUIRE(thrust::equal(ref64.begin(), ref64.begin() + m, out64.begin()));
+        sweep_test::require_poison_intact(out64, n, tag);
+        break;
+      }
+      case 2: {
+        thrust::device_vector<float> outf(n + 4);
+        sweep_test::poison(outf);
+        thrust::transform_inclusive_scan(sweep::par_nosync, first, last, reff.begin(), quarter_float{},
+                                         ::cuda::std::plus<float>{});
+        thrust::transform_inclusive_scan(sweep::par, first, last, outf.begin(), quarter_float{},
+                                         ::cuda::std::plus<float>{});
+        REQUIRE(thrust::equal(reff.begin(), reff.begin() + m, outf.begin()));
+        sweep_test::require_poison_intact(outf, n, tag);
+        break;
+      }
+      case 3: {
+        thrust::device_vector<affine> outa(n + 4);
+        sweep_test::poison(outa);
+        thrust::transform_inclusive_scan(sweep::par, first, last, outa.begin(), to_affine{}, compose{});
+        thrust::transform_inclusive_scan(thrust::device, first, last, refa.begin(), to_affine{}, compose{});
+        REQUIRE(thrust::equal(refa.begin(), refa.begin() + m, outa.begin(), affine_equal{}));
+        sweep_test::require_poison_intact(outa, n, tag);
+        break;
+      }
+      default: {
+        thrust::device_vector<std::uint32_t> out32(n + 4);
+        sweep_test::poison(out32);
+        thrust::inclusive_scan_by_key(sweep::par, keys.begin(), keys.begin() + m, first, out32.begin());
+        thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.begin() + m, first, ref32.begin());
+        REQUIRE(thrust::equal(ref32.begin(), ref32.begin() + m, out32.begin()));
+        sweep_test::require_poison_intact(out32, n, tag);
+        break;
+      }
+    }
+  };
+  // Every format after every format, on both halves: few tiles then many, and many then few.
+  for (int a = 0; a < 5; ++a)
+  {
+    for (int b = 0; b < 5; ++b)
+    {
+      for (std::size_t small_first : {0, 1})
+      {
+        const std::size_t first_n = small_first ? 9000 : 300000;
+        const std::size_t then_n  = small_first ? 300000 : 9000;
+        run(a, first_n);
+        run(a, first_n + 1);
+        run(b, then_n);
+        run(b, then_n + 1);
+      }
+    }
+  }
+  // Sizes up and down to the largest state a half holds, copy_if (half 0 with a memset of its own)
+  // and reduce_by_key (the scan's kernel) in between.
+  const std::size_t sizes[] = {9000,  500000, 5000,  std::size_t(1) << 23, 70000, 16000000, 12000,
+                               1100000, 16000000, 300000, 4100,  2000000, 9000,  (std::size_t(1) << 22) + 3};
+  for (int round = 0; round < 2; ++round)
+  {
+    for (std::size_t n : sizes)
+    {
+      run(call % 5, n);
+      if (call % 3 == 0)
+      {
+        const auto first = data.begin() + (call * 37) % 4096;
+        const auto m     = static_cast<std::ptrdiff_t>(n);
+        INFO("copy_if and reduce_by_key after call " << call << ", seed = " << sweep_test::test_seed());
+        const auto end = thrust::copy_if(sweep::par, first, first + 70000, out_copy_if.begin(), is_odd{});
+        REQUIRE(static_cast<std::size_t>(end - out_copy_if.begin())
+                == static_cast<std::size_t>(thrust::count_if(thrust::device, first, first + 70000, is_odd{})));
+        thrust::device_vector<std::uint32_t> k(n), v(n), ek(n), ev(n);
+        const auto got = thrust::reduce_by_key(sweep::par, keys.begin(), keys.begin() + m, first, k.begin(), v.begin());
+        const auto exp = thrust::reduce_by_key(thrust::device, keys.begin(), keys.begin() + m, first, ek.begin(), ev.begin());
+        REQUIRE(got.first - k.begin() == exp.first - ek.begin());
+        REQUIRE(thrust::equal(ek.begin(), exp.first, k.begin()));
+        REQUIRE(thrust::equal(ev.begin(), exp.second, v.begin()));
+      }
+    }
+  }
+}
 
 TEST_CASE("the thread's copy_if scratch follows context switches and is freed, not dropped", "[threads][context]")
 {
@@ -331,10 +492,12 @@ TEST_CASE("the thread's copy_if scratch follows context switches and is freed, n
   for (int round = 0; round < 200; ++round)
   {
     small_copy_if_in_current_context(); // scratch moves to `other` (primary's freed)
+    small_scan_in_current_context();    // a new scratch's halves are not taken for clean
     CUcontext popped = nullptr;
     REQUIRE(pop(&popped) == CUDA_SUCCESS);
     REQUIRE(popped == other);
     small_copy_if_in_current_context(); // and back (other's freed)
+    small_scan_in_current_context();
     REQUIRE(push(other) == CUDA_SUCCESS);
   }
   // Leave the scratch in `other`, destroy `other` (its memory goes with it), come back: the scratch
@@ -347,8 +510,8 @@ TEST_CASE("the thread's copy_if scratch follows context switches and is freed, n
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   std::size_t free_after = 0;
   REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
-  // Dropping instead of freeing leaked 64 KiB of device memory (and a pinned word) per switch back
-  // to the primary context: 200 x 64 KiB = 12.5 MiB.
+  // Dropping instead of freeing leaked 128 KiB of device memory (and a pinned word) per switch back
+  // to the primary context: 200 x 128 KiB = 25 MiB.
   INFO("free before " << free_before << ", after " << free_after);
   REQUIRE(free_after + (std::size_t(4) << 20) >= free_before);
 }

@@ -156,6 +156,10 @@ __host__ std::uint64_t dispatch(execution_policy<Derived>& policy,
     // One memset clears the tile counter and every tile's look-back word (status invalid).
     throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + plan.state_bytes, stream),
                    "sweep::copy_if: clearing the tile state");
+    if (reuse_buffer)
+    {
+      scratch->dirty[0] = call_scratch::device_bytes; // the scans' clear-ahead finds it used
+    }
   }
   const std::uint64_t most = launch.resident_blocks;
   const unsigned grid      = static_cast<unsigned>(plan.tiles < most ? plan.tiles : most);

@@ -126,5 +126,17 @@ struct tile_state
   }
 };
 
+//! Zeroes `count` words at `words` with every thread of the grid (a grid-stride loop), for a later
+//! kernel on the same stream: the state of the thread's next call in call_scratch's other half
+//! (util/call_scratch.hpp), which this kernel does not use. Nothing when count is 0.
+__device__ inline void clear_ahead(unsigned long long* words, std::uint32_t count)
+{
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += stride)
+  {
+    words[i] = 0;
+  }
+}
+
 } // namespace detail
 } // namespace sweep

@@ -66,6 +66,10 @@ struct kernel_params
   //! Bytes the input lies past a 16-byte boundary, a multiple of 4, where the specialised schedule
   //! copies the tiles of a misaligned contiguous input (copy_tile); 0 otherwise.
   std::uint32_t input_shift;
+  //! Words of the thread's other call_scratch half that the kernel zeroes for the thread's next scan
+  //! (clear_ahead; dispatch.cuh), clear_count of them; none where clear_count is 0.
+  unsigned long long* clear_words;
+  std::uint32_t clear_count;
 };
 
 //! A value that may be absent (operators need not have an identity): `has` false means "nothing yet",

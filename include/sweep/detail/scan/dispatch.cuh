@@ -136,26 +136,43 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   // status words; its value words are written before they are read).
   const temp_layout<2> layout =
     lone ? temp_layout<2>{} : temp_layout<2>{sizeof(unsigned long long), state_t::bytes(plan.tiles, plan.stride)};
-  // A call that waits for its stream before the thread's next call keeps the counter and state in the
-  // thread's call_scratch buffer where they fit and the policy brings no allocator: no allocation
-  // and free a call (as copy_if). Not on a capturing stream: a graph must not hold the buffer.
+  // A call that waits for its stream before the thread's next call keeps the counter and state in
+  // one half of the thread's call_scratch buffer where they fit and the policy brings no allocator:
+  // no allocation and free a call (as copy_if). Not on a capturing stream: a graph must not hold the
+  // buffer. The thread's scans alternate the halves: where this call's half is clean (the previous
+  // scan's kernel cleared it) there is no memset, and this call's kernel clears the other half for
+  // the next one (clear_ahead).
   const bool waits = caller_synchronizes || synchronizes_optionally(policy);
   call_scratch* const scratch =
     !lone && waits && !has_allocator<Derived>::value && layout.total <= call_scratch::device_bytes
         && !stream_may_be_capturing(stream)
       ? thread_call_scratch()
       : nullptr;
+  const int half = scratch != nullptr ? scratch->next_half : 0;
   temp_storage<execution_policy<Derived>, 2> storage(policy, scratch != nullptr ? temp_layout<2>{} : layout);
-  unsigned char* const temp = scratch != nullptr ? static_cast<unsigned char*>(scratch->device_buffer)
+  unsigned char* const temp = scratch != nullptr ? static_cast<unsigned char*>(scratch->half(half))
                                                  : static_cast<unsigned char*>(storage.data());
 
-  params_t params{input, output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output), 0u};
+  params_t params{input,   output, op, init, n, plan.tiles, state_t{}, nullptr, aligned16(input), aligned16(output),
+                  0u,      nullptr, 0u};
+  // The counter and the status words: what must be zero when the kernel starts; and everything the
+  // kernel may write there (the value words of a state that keeps them apart from the status words
+  // too), which a later call's status words may overlap.
+  const std::size_t cleared = lone ? 0 : layout.offsets[1] + state_t::status_bytes(plan.tiles, plan.stride);
+  const std::size_t used    = lone ? 0 : layout.total;
   if (!lone)
   {
     params.tile_counter = reinterpret_cast<unsigned long long*>(temp);
     params.state        = state_t::at(temp + layout.offsets[1], plan.tiles, plan.stride);
-    throw_on_error(cudaMemsetAsync(temp, 0, layout.offsets[1] + state_t::status_bytes(plan.tiles, plan.stride), stream),
-                   "sweep: scan: clearing the tile state");
+    if (scratch == nullptr || scratch->dirty[half] != 0)
+    {
+      throw_on_error(cudaMemsetAsync(temp, 0, cleared, stream), "sweep: scan: clearing the tile state");
+    }
+    if (scratch != nullptr)
+    {
+      params.clear_words = static_cast<unsigned long long*>(scratch->half(half ^ 1));
+      params.clear_count = static_cast<std::uint32_t>((scratch->dirty[half ^ 1] + 7) / 8);
+    }
   }
   // The specialised schedule, with its slots in dynamic shared memory and two warps more, where the
   // kernel has it, the input is 16-byte aligned or lies a whole number of 4-byte words past a 16-byte
@@ -178,6 +195,14 @@ __host__ void dispatch(execution_policy<Derived>& policy,
   // temporary storage goes back.
   const drain_stream_on_throw drain{stream};
   check_launch("sweep: scan_kernel launch");
+  if (scratch != nullptr)
+  {
+    // Launched: this half holds the call's state (and whatever lay past it before), the other is
+    // zero once the kernel is done, before the thread's next call (this one waits for it).
+    scratch->dirty[half]     = scratch->dirty[half] > used ? scratch->dirty[half] : used;
+    scratch->dirty[half ^ 1] = 0;
+    scratch->next_half       = half ^ 1;
+  }
   if (!caller_synchronizes)
   {
     synchronize_optional(policy, "sweep: scan: synchronizing");

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <sweep/detail/lookback/tile_state.cuh>
 #include <sweep/detail/scan/agent.cuh>
 #include <sweep/detail/scan/plan.hpp>
 #include <sweep/detail/scan/segmented_agent.cuh>
@@ -46,6 +47,7 @@ __global__ void __launch_bounds__(
                                 kernel_blocks_per_sm_for<T, tuning, is_pointer_to_v<InputIt, T>, Schedule>,
                                 sizeof(typename agent_t::shared_storage) + slot_bytes),
                 "scan tuning: the blocks per SM the kernel is compiled for do not fit this architecture");
+  clear_ahead(params.clear_words, params.clear_count);
   __shared__ typename agent_t::shared_storage smem;
   agent_t a{params, smem};
   if constexpr (pipelined)

@@ -18,7 +18,10 @@ namespace detail
 //! - Pinned host words mapped into the device's address space, which a kernel writes its result to:
 //!   the host reads it after synchronizing the stream, with no copy launched.
 //! - A small device buffer for the temporary storage of small calls: no stream-ordered allocation
-//!   and free per call.
+//!   and free per call. Two halves of device_bytes. A call that clears what it uses with a memset
+//!   (copy_if) takes half 0 and marks it dirty. The scans alternate the halves: a scan whose half is
+//!   clean needs no memset, and its kernel clears the other half's dirty bytes for the thread's next
+//!   scan (clear_ahead, lookback/tile_state.cuh), which saves a memset a call (scan/dispatch.cuh).
 //! On the H200 the two took a 2^16-item copy_if from about 31 to 16-18 us a call (an 8-byte copy into
 //! pageable memory costs about 5 us, the allocation about 2 us; docs/design/copy_if.md, variants).
 //! One per host thread and device. A call may use it only if it synchronizes its stream before it
@@ -37,7 +40,12 @@ struct call_scratch
 
   unsigned long long* host_word   = nullptr; //!< pinned host memory: host_words words
   unsigned long long* mapped_word = nullptr; //!< the same words as the device addresses them
-  void* device_buffer             = nullptr; //!< device_bytes of device memory
+  void* device_buffer             = nullptr; //!< 2 * device_bytes of device memory: the two halves
+  //! Bytes from the start of each half that may not be zero (a call's counter and status words);
+  //! all of it while the contents are unknown.
+  std::size_t dirty[2] = {device_bytes, device_bytes};
+  //! The half the thread's next scan takes.
+  int next_half = 0;
   unsigned long long context_id   = 0;       //!< the id of the context the three belong to (0: none
                                              //!< made); ids are never reused
 
@@ -52,6 +60,9 @@ struct call_scratch
   //! thread's current context as it was.
   void release() noexcept;
 
+  //! Half h of the device buffer.
+  void* half(int h) const { return static_cast<unsigned char*>(device_buffer) + static_cast<std::size_t>(h) * device_bytes; }
+
   //! Drops all three without freeing.
   void forget() noexcept
   {
@@ -59,6 +70,9 @@ struct call_scratch
     mapped_word   = nullptr;
     device_buffer = nullptr;
     context_id    = 0;
+    dirty[0]      = device_bytes;
+    dirty[1]      = device_bytes;
+    next_half     = 0;
   }
 };
 
@@ -189,7 +203,7 @@ __host__ inline call_scratch* thread_call_scratch()
                  && can_map != 0
                  && cudaHostAlloc(&host, call_scratch::host_words * sizeof(unsigned long long), cudaHostAllocMapped) == cudaSuccess
                  && cudaHostGetDevicePointer(&mapped, host, 0) == cudaSuccess
-                 && cudaMalloc(&buffer, call_scratch::device_bytes) == cudaSuccess;
+                 && cudaMalloc(&buffer, 2 * call_scratch::device_bytes) == cudaSuccess;
   if (!made)
   {
     (void) cudaGetLastError(); // not an error for the caller: it falls back
@@ -204,6 +218,9 @@ __host__ inline call_scratch* thread_call_scratch()
   s.mapped_word   = static_cast<unsigned long long*>(mapped);
   s.device_buffer = buffer;
   s.context_id    = context;
+  s.dirty[0]      = call_scratch::device_bytes; // cudaMalloc's contents are unknown
+  s.dirty[1]      = call_scratch::device_bytes;
+  s.next_half     = 0;
   return &s;
 }
 
