@@ -33,6 +33,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -380,55 +381,51 @@ TEST_CASE("a thread's scans alternate its scratch's halves, each kernel clearing
     const auto m          = static_cast<std::ptrdiff_t>(n);
     const std::string tag = "call " + std::to_string(call) + " kind " + std::to_string(kind) + " n=" + std::to_string(n);
     INFO(tag << ", seed = " << sweep_test::test_seed());
+    // sweep's call into a poisoned output of n + 4 items, the reference's into ref; equal over the n
+    // items (eq), the poison after them intact.
+    auto check = [&](auto& ref, auto sweep_call, auto reference_call, auto eq) {
+      thrust::device_vector<typename std::decay_t<decltype(ref)>::value_type> out(n + 4);
+      sweep_test::poison(out);
+      sweep_call(out.begin());
+      reference_call(ref.begin());
+      REQUIRE(thrust::equal(ref.begin(), ref.begin() + m, out.begin(), eq));
+      sweep_test::require_poison_intact(out, n, tag);
+    };
+    const ::cuda::std::equal_to<> same{};
     switch (kind)
     {
-      case 0: {
-        thrust::device_vector<std::uint32_t> out32(n + 4);
-        sweep_test::poison(out32);
-        thrust::inclusive_scan(sweep::par, first, last, out32.begin());
-        thrust::inclusive_scan(thrust::device, first, last, ref32.begin());
-        REQUIRE(thrust::equal(ref32.begin(), ref32.begin() + m, out32.begin()));
-        sweep_test::require_poison_intact(out32, n, tag);
+      case 0:
+        check(
+          ref32, [&](auto o) { thrust::inclusive_scan(sweep::par, first, last, o); },
+          [&](auto o) { thrust::inclusive_scan(thrust::device, first, last, o); }, same);
         break;
-      }
-      case 1: {
-        thrust::device_vector<std::uint64_t> out64(n + 4);
-        sweep_test::poison(out64);
-        thrust::exclusive_scan(sweep::par, first, last, out64.begin(), std::uint64_t(5));
-        thrust::exclusive_scan(thrust::device, first, last, ref64.begin(), std::uint64_t(5));
-        REQUIRE(thrust::equal(ref64.begin(), ref64.begin() + m, out64.begin()));
-        sweep_test::require_poison_intact(out64, n, tag);
+      case 1:
+        check(
+          ref64, [&](auto o) { thrust::exclusive_scan(sweep::par, first, last, o, std::uint64_t(5)); },
+          [&](auto o) { thrust::exclusive_scan(thrust::device, first, last, o, std::uint64_t(5)); }, same);
         break;
-      }
-      case 2: {
-        thrust::device_vector<float> outf(n + 4);
-        sweep_test::poison(outf);
-        thrust::transform_inclusive_scan(sweep::par_nosync, first, last, reff.begin(), quarter_float{},
-                                         ::cuda::std::plus<float>{});
-        thrust::transform_inclusive_scan(sweep::par, first, last, outf.begin(), quarter_float{},
-                                         ::cuda::std::plus<float>{});
-        REQUIRE(thrust::equal(reff.begin(), reff.begin() + m, outf.begin()));
-        sweep_test::require_poison_intact(outf, n, tag);
+      case 2:
+        check(
+          reff,
+          [&](auto o) {
+            thrust::transform_inclusive_scan(sweep::par, first, last, o, quarter_float{}, ::cuda::std::plus<float>{});
+          },
+          [&](auto o) {
+            thrust::transform_inclusive_scan(sweep::par_nosync, first, last, o, quarter_float{}, ::cuda::std::plus<float>{});
+          },
+          same);
         break;
-      }
-      case 3: {
-        thrust::device_vector<affine> outa(n + 4);
-        sweep_test::poison(outa);
-        thrust::transform_inclusive_scan(sweep::par, first, last, outa.begin(), to_affine{}, compose{});
-        thrust::transform_inclusive_scan(thrust::device, first, last, refa.begin(), to_affine{}, compose{});
-        REQUIRE(thrust::equal(refa.begin(), refa.begin() + m, outa.begin(), affine_equal{}));
-        sweep_test::require_poison_intact(outa, n, tag);
+      case 3:
+        check(
+          refa, [&](auto o) { thrust::transform_inclusive_scan(sweep::par, first, last, o, to_affine{}, compose{}); },
+          [&](auto o) { thrust::transform_inclusive_scan(thrust::device, first, last, o, to_affine{}, compose{}); },
+          affine_equal{});
         break;
-      }
-      default: {
-        thrust::device_vector<std::uint32_t> out32(n + 4);
-        sweep_test::poison(out32);
-        thrust::inclusive_scan_by_key(sweep::par, keys.begin(), keys.begin() + m, first, out32.begin());
-        thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.begin() + m, first, ref32.begin());
-        REQUIRE(thrust::equal(ref32.begin(), ref32.begin() + m, out32.begin()));
-        sweep_test::require_poison_intact(out32, n, tag);
+      default:
+        check(
+          ref32, [&](auto o) { thrust::inclusive_scan_by_key(sweep::par, keys.begin(), keys.begin() + m, first, o); },
+          [&](auto o) { thrust::inclusive_scan_by_key(thrust::device, keys.begin(), keys.begin() + m, first, o); }, same);
         break;
-      }
     }
   };
   // Every format after every format, on both halves: few tiles then many, and many then few.
