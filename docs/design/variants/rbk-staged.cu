@@ -4,13 +4,18 @@
 // segments than the block has threads and at most Cap, each tail writes its value and its item's
 // position in the tile at its segment's place in the tile (segment - the tile's first tail's), and
 // after a barrier the block writes the values and the keys (read again from global memory at those
-// positions) out coalesced, as CUB's two-phase scatter does; other tiles store as main does. u32
-// values and keys only. Timed against main's generic agent, its output checked bitwise first, as
-// rbk-variants.cu does. Builds against main:
+// positions) out coalesced, as CUB's two-phase scatter does; other tiles store as main does.
+// Predicated (mask 16): every item writes its place, the items that are not tails to a spare one, so
+// that no slot branches (built after the GPU time ran out: not timed). Mask 8 runs CUB's
+// DeviceReduce::ReduceByKey (int counts) through the same check and timing. u32 values and keys only.
+// Outputs checked bitwise against main's generic agent first, as rbk-variants.cu does. Builds
+// against main:
 //   nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
 //     docs/design/variants/rbk-staged.cu -o rbk_staged
-// Run: rbk_staged [reps=15] [mean: 0 = 1, 3, 8 and 1e5] [variant mask: 1 generic, 2 cap 4096, 4 cap 6144] [passes=2]
+// Run: rbk_staged [reps=15] [mean: 0 = 1, 3, 8 and 1e5] [mask: 1 generic, 2 cap 4096, 4 cap 6144,
+//      8 CUB, 16 cap 4096 predicated] [passes=2]
 #include <sweep/reduce_by_key.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cstring>
 #include <sweep/execution_policy.cuh>
 #include <thrust/device_vector.h>
@@ -28,7 +33,7 @@
 // ---- memory (value and item position at the segment's place in the tile) and write them out
 // ---- coalesced, where a tile ends more segments than the block has threads and at most `cap`.
 namespace sweep { namespace detail { namespace scan_impl {
-template <class U, class Count, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp, int Cap>
+template <class U, class Count, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp, int Cap, bool Predicated>
 struct staged_run_agent
 {
   using T        = run_item<U, Count>;
@@ -44,8 +49,8 @@ struct staged_run_agent
   struct shared_storage
   {
     typename base_t::shared_storage base;
-    alignas(16) U stage_values[Cap];
-    std::uint16_t stage_pos[Cap];
+    alignas(16) U stage_values[Cap + 1]; // [Cap]: where the items that are not tails write
+    std::uint16_t stage_pos[Cap + 1];
     unsigned head0;
     unsigned last_tail;
     Count tile_heads;
@@ -106,24 +111,33 @@ struct staged_run_agent
       if (entries > block_threads && entries <= Cap)
       {
         const auto& out = a.p.output;
+        // Branch-free: every item computes its place; only tails store (predicated).
+        const Count first_count = static_cast<Count>(first + 1);
 #pragma unroll
         for (int j = 0; j < rows; ++j)
         {
 #pragma unroll
           for (int v = 0; v < vec; ++v)
           {
-            if (x[j][v].count & run_tail_bit<Count>)
+            const bool is_tail = (x[j][v].count & run_tail_bit<Count>) != 0;
+            const unsigned k   = static_cast<unsigned>((x[j][v].count & ~run_tail_bit<Count>) - first_count);
+            if constexpr (Predicated)
             {
-              const std::int64_t segment = static_cast<std::int64_t>(x[j][v].count & ~run_tail_bit<Count>) - 1;
-              const int k = static_cast<int>(segment - first);
+              // Every item stores; those that are not tails to the spare place [Cap] (no branch a slot).
+              const unsigned at     = is_tail ? k : static_cast<unsigned>(Cap);
+              smem.stage_values[at] = x[j][v].value;
+              smem.stage_pos[at]    = static_cast<std::uint16_t>(base_t::row_offset(j) + v);
+            }
+            else if (is_tail)
+            {
               smem.stage_values[k] = x[j][v].value;
               smem.stage_pos[k]    = static_cast<std::uint16_t>(base_t::row_offset(j) + v);
-              if (out.index + static_cast<std::int64_t>(tile_base + base_t::row_offset(j) + v) + 1 == out.n)
-              {
-                *out.segments = static_cast<unsigned long long>(segment + 1);
-              }
             }
           }
+        }
+        if (threadIdx.x == block_threads - 1 && out.index + static_cast<std::int64_t>(tile_base + shape::tile_items) == out.n)
+        {
+          *out.segments = static_cast<unsigned long long>(first + entries);
         }
         __syncthreads();
         for (int k = static_cast<int>(threadIdx.x); k < entries; k += block_threads)
@@ -147,12 +161,12 @@ struct staged_run_agent
 };
 }}}
 
-template <int C> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+template <int C, bool P = false> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90 {};
 namespace sweep { namespace detail { namespace scan_impl {
-template <int C, class Mode, class InputIt, class OutputIt, class UserOp>
-struct agent_choice<run_item<std::uint32_t, std::uint32_t>, staged_tuning<C>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>
+template <int C, bool P, class Mode, class InputIt, class OutputIt, class UserOp>
+struct agent_choice<run_item<std::uint32_t, std::uint32_t>, staged_tuning<C, P>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>
 {
-  using type = staged_run_agent<std::uint32_t, std::uint32_t, staged_tuning<C>, Mode, InputIt, OutputIt, UserOp, C>;
+  using type = staged_run_agent<std::uint32_t, std::uint32_t, staged_tuning<C, P>, Mode, InputIt, OutputIt, UserOp, C, P>;
 };
 }}}
 
@@ -174,6 +188,17 @@ void rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long l
                                                           sc::run_op<u32, u32, ::cuda::std::plus<>>{{}}, item{}, "v", true);
 }
 
+static void* cub_temp = nullptr;
+static std::size_t cub_temp_bytes = 0;
+void cub_rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long long* seg, std::uint64_t n)
+{
+  if (cub_temp == nullptr)
+  {
+    cub::DeviceReduce::ReduceByKey(nullptr, cub_temp_bytes, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
+    cudaMalloc(&cub_temp, cub_temp_bytes);
+  }
+  cub::DeviceReduce::ReduceByKey(cub_temp, cub_temp_bytes, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
+}
 struct bufs { thrust::device_vector<u32> k, v; };
 
 int main(int argc, char** argv)
@@ -236,6 +261,8 @@ int main(int argc, char** argv)
       if (mask & 1) run_variant("generic rows 4 (main)", rbk<generic4>);
       if (mask & 2) run_variant("segments staged, cap 4096", rbk<staged_tuning<4096>>);
       if (mask & 4) run_variant("segments staged, cap 6144", rbk<staged_tuning<6144>>);
+      if (mask & 8) run_variant("cub int counts", cub_rbk);
+      if (mask & 16) run_variant("segments staged, cap 4096, predicated (not timed)", rbk<staged_tuning<4096, true>>);
     }
   }
   return 0;
