@@ -9,16 +9,7 @@
 //   nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
 //     docs/design/variants/rbk-key-stash.cu -o rbk_key_stash
 // Run: rbk_key_stash [reps=15] [mean: 0 = 1, 8 and 1e5] [variant mask: 1 generic, 2 stash] [passes=2]
-#include <sweep/reduce_by_key.cuh>
-#include <cstring>
-#include <sweep/execution_policy.cuh>
-#include <thrust/device_vector.h>
-#include <thrust/host_vector.h>
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
+#include "rbk_harness.cuh"
 
 
 
@@ -142,31 +133,11 @@ struct stash_run_agent
   __device__ void process(std::uint64_t tile)
   {
     const std::uint64_t tile_base = tile * shape::tile_items;
-    const int warp = static_cast<int>(threadIdx.x / 32);
-    const int lane = static_cast<int>(threadIdx.x % 32);
     T x[rows][vec];
     const bool stashed = Full && a.p.input.vector_rows;
     if (stashed) load_stashed(tile_base, x);
     else a.template load<Full>(tile_base, x);
-    const T warp_total = a.scan_rows(x);
-    if (lane == 0) ::new (static_cast<void*>(a.smem.warp_totals.data() + warp)) T(warp_total);
-    __syncthreads();
-    if (warp == 0)
-    {
-      const T aggregate = a.tile_aggregate(a.smem.warp_totals.data());
-      if (lane == 0) a.publish_aggregate(tile, aggregate);
-      if (tile != 0)
-      {
-        const T exclusive = warp_lookback_fold<exact, shape::fold_windows>(
-          a.p.state, static_cast<std::size_t>(tile), a.op, aggregate, a.smem.window.data(),
-          a.lookback_delay(lookback_delay_for<T, Tuning>));
-        if (lane == 0) ::new (static_cast<void*>(a.smem.exclusive.data())) T(exclusive);
-      }
-    }
-    __syncthreads();
-    optional_value<T> prefix{x[0][0], false};
-    if (tile > 0) prefix = {a.smem.exclusive.data()[0], true};
-    a.add_prefix(x, prefix, a.smem.warp_totals.data());
+    rbk_harness::scan_tile(a, tile, x, lookback_delay_for<T, Tuning>, [](const T&) {});
     if (stashed) store_stashed(tile_base, x);
     else a.template store<Full>(tile_base, x);
   }
@@ -186,86 +157,13 @@ struct agent_choice<run_item<std::uint32_t, std::uint32_t>, stash_tuning, Mode, 
 };
 }}}
 
-namespace sc = sweep::detail::scan_impl;
-
-struct generic4 : sc::tuning_sm90 { static constexpr bool segment_items_generic = true; };
-
-using u32 = std::uint32_t;
-
-template <class Choice>
-void rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long long* seg, std::uint64_t n)
-{
-  using item = sc::run_item<u32, u32>;
-  const sc::run_input<u32, u32, const u32*, const u32*, ::cuda::std::equal_to<>> input{
-    keys, vals, {}, static_cast<std::int64_t>(n), 0, sc::aligned16(keys) && sc::aligned16(vals)};
-  const sc::run_output<u32, u32, const u32*, u32*, u32*> output{keys, kout, vout, seg, static_cast<std::int64_t>(n), 0};
-  auto policy = sweep::par_nosync;
-  sc::dispatch<item, sc::scan_mode<false, false>, Choice>(policy, input, n, output,
-                                                          sc::run_op<u32, u32, ::cuda::std::plus<>>{{}}, item{}, "v", true);
-}
-
-struct bufs { thrust::device_vector<u32> k, v; };
+using rbk_harness::generic4;
+using rbk_harness::rbk;
 
 int main(int argc, char** argv)
 {
-  const std::uint64_t n = std::uint64_t(1) << 28;
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 15;
-  const unsigned only_mean = argc > 2 ? std::atoi(argv[2]) : 0;   // 0: every mean
-  const unsigned mask = argc > 3 ? std::strtoul(argv[3], nullptr, 0) : 0x3; // variants
-  const int passes = argc > 4 ? std::atoi(argv[4]) : 2;
-  thrust::device_vector<u32> keys(n), vals(n), kout(n), vout(n), kref(n), vref(n);
-  thrust::device_vector<unsigned long long> seg(2);
-  std::vector<u32> hk(n), hv(n);
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  for (u32 mean : {1u, 8u, 100000u})
-  {
-    if (only_mean != 0 && mean != only_mean) continue;
-    std::mt19937_64 g(0x5eed + mean);
-    u32 key = 0; std::uint64_t i = 0;
-    while (i < n)
-    {
-      std::uint64_t len = mean == 1 ? 1 : 1 + g() % (2 * mean - 1);
-      for (std::uint64_t e = std::min<std::uint64_t>(n, i + len); i < e; ++i) hk[i] = key;
-      ++key;
-    }
-    for (std::uint64_t j = 0; j < n; ++j) hv[j] = static_cast<u32>(g()) & 0xffff;
-    thrust::copy(hk.begin(), hk.end(), keys.begin());
-    thrust::copy(hv.begin(), hv.end(), vals.begin());
-    const u32* K = thrust::raw_pointer_cast(keys.data());
-    const u32* V = thrust::raw_pointer_cast(vals.data());
-    unsigned long long* S = thrust::raw_pointer_cast(seg.data());
-    rbk<generic4>(K, V, thrust::raw_pointer_cast(kref.data()), thrust::raw_pointer_cast(vref.data()), S, n);
-    cudaDeviceSynchronize();
-    unsigned long long ref_count = seg[0];
-    auto run_variant = [&](const char* name, auto fn) {
-      seg[0] = 0;
-      thrust::fill(kout.begin(), kout.end(), 0xdeadbeefu);
-      thrust::fill(vout.begin(), vout.end(), 0xdeadbeefu);
-      fn(K, V, thrust::raw_pointer_cast(kout.data()), thrust::raw_pointer_cast(vout.data()), S, n);
-      cudaError_t e = cudaDeviceSynchronize();
-      unsigned long long c = seg[0];
-      bool ok = e == cudaSuccess && c == ref_count && thrust::equal(kout.begin(), kout.begin() + c, kref.begin())
-             && thrust::equal(vout.begin(), vout.begin() + c, vref.begin())
-             && (c == n || (kout[c] == 0xdeadbeefu && vout[c] == 0xdeadbeefu));
-      std::vector<float> t;
-      for (int r = 0; r < reps; ++r)
-      {
-        cudaEventRecord(a);
-        fn(K, V, thrust::raw_pointer_cast(kout.data()), thrust::raw_pointer_cast(vout.data()), S, n);
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms; cudaEventElapsedTime(&ms, a, b); t.push_back(ms);
-      }
-      std::sort(t.begin(), t.end());
-      std::printf("runs %6u %-22s %s count %llu  median %.4f ms  min %.4f  max %.4f\n", mean, name, ok ? "OK  " : "FAIL", c,
-                  t[t.size() / 2], t.front(), t.back());
-      std::fflush(stdout);
-    };
-    for (int pass = 0; pass < passes; ++pass)
-    {
-      if (mask & 1) run_variant("generic rows 4 (main)", rbk<generic4>);
-      if (mask & 2) run_variant("keys stashed in shared memory", rbk<stash_tuning>);
-    }
-  }
-  return 0;
+  return rbk_harness::main(argc, argv, {1u, 8u, 100000u}, 0x3, [](auto& run, unsigned mask) {
+    if (mask & 1) run("generic rows 4 (main)", rbk<generic4>);
+    if (mask & 2) run("keys stashed in shared memory", rbk<stash_tuning>);
+  });
 }
