@@ -10,7 +10,6 @@
 #include "rbk_harness.cuh"
 #include <cstring>
 
-
 // ---- EXPERIMENT: the blocked arrangement for run items (u32 values): rows loaded as now, transposed
 // ---- through shared memory so that a lane holds 16 consecutive items; one sequential scan and one
 // ---- warp scan a tile; stores from the blocked items (run_output::store_rows<1, 16>).

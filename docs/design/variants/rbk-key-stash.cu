@@ -11,8 +11,6 @@
 // Run: rbk_key_stash [reps=15] [mean: 0 = 1, 8 and 1e5] [variant mask: 1 generic, 2 stash] [passes=2]
 #include "rbk_harness.cuh"
 
-
-
 // ---- EXPERIMENT: main's generic agent over run items, with the tile's keys kept in shared memory
 // ---- from the loads (item order) so that the tails' keys come from there, not from global memory.
 namespace sweep { namespace detail { namespace scan_impl {
@@ -26,11 +24,8 @@ struct stash_run_agent
   using params_t = kernel_params<InputIt, OutputIt, T, Op>;
   using key_type   = typename InputIt::key_type;
   using value_type = typename InputIt::value_type;
-  static constexpr int block_threads = shape::block_threads;
-  static constexpr int warps         = shape::warps;
   static constexpr int rows          = shape::rows;
   static constexpr int vec           = shape::vec;
-  static constexpr bool exact        = !folds_in_order<T>;
   struct shared_storage
   {
     typename base_t::shared_storage base;
@@ -80,21 +75,13 @@ struct stash_run_agent
     }
   }
 
-  __device__ static bool all_tails(const T (&row)[vec])
-  {
-    bool all = true;
-#pragma unroll
-    for (int u = 0; u < vec; ++u) all = all && (row[u].count & run_tail_bit<Count>) != 0;
-    return all;
-  }
-
   //! run_output::store_rows with the tails' keys from the stash.
   __device__ void store_stashed(std::uint64_t tile_base, const T (&x)[rows][vec]) const
   {
     const auto& out = a.p.output;
     bool any = false;
 #pragma unroll
-    for (int j = 0; j < rows; ++j) any = any || all_tails(x[j]);
+    for (int j = 0; j < rows; ++j) any = any || OutputIt::template all_tails<vec>(x[j]);
     const bool mixed = __any_sync(0xffffffffu, any);
 #pragma unroll
     for (int j = 0; j < rows; ++j)
@@ -102,8 +89,8 @@ struct stash_run_agent
       const unsigned o = base_t::row_offset(j);
       const std::int64_t i0 = out.index + static_cast<std::int64_t>(tile_base + o);
       const std::int64_t s0 = static_cast<std::int64_t>(x[j][0].count & ~run_tail_bit<Count>) - 1;
-      if (mixed && all_tails(x[j]) && run_output_t::template contiguous_aligned<vec>(out.values_out + s0)
-          && run_output_t::template contiguous_aligned<vec>(out.keys_out + s0))
+      if (mixed && OutputIt::template all_tails<vec>(x[j]) && OutputIt::template contiguous_aligned<vec>(out.values_out + s0)
+          && OutputIt::template contiguous_aligned<vec>(out.keys_out + s0))
       {
         key_type kk[vec];
         U vv[vec];
@@ -127,7 +114,6 @@ struct stash_run_agent
       }
     }
   }
-  using run_output_t = OutputIt;
 
   template <bool Full>
   __device__ void process(std::uint64_t tile)

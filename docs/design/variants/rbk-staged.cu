@@ -17,9 +17,6 @@
 #include "rbk_harness.cuh"
 #include <cub/device/device_reduce.cuh>
 
-
-
-
 // ---- EXPERIMENT: main's generic agent over run items whose full tiles stage their segments in shared
 // ---- memory (value and item position at the segment's place in the tile) and write them out
 // ---- coalesced, where a tile ends more segments than the block has threads and at most `cap`.
@@ -35,7 +32,6 @@ struct staged_run_agent
   static constexpr int block_threads = shape::block_threads;
   static constexpr int rows          = shape::rows;
   static constexpr int vec           = shape::vec;
-  static constexpr bool exact        = !folds_in_order<T>;
   static_assert(shape::tile_items <= 65536, "positions as u16");
   struct shared_storage
   {

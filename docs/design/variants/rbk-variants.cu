@@ -10,7 +10,6 @@
 // Run: rbk_variants [reps=15] [mean: 0 = 1, 8 and 1e5] [variant mask] [passes=2]
 #include "rbk_harness.cuh"
 
-
 namespace sc = sweep::detail::scan_impl;
 using rbk_harness::generic4;
 using rbk_harness::rbk;
