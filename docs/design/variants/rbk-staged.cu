@@ -5,15 +5,18 @@
 // position in the tile at its segment's place in the tile (segment - the tile's first tail's), and
 // after a barrier the block writes the values and the keys (read again from global memory at those
 // positions) out coalesced, as CUB's two-phase scatter does; other tiles store as main does.
-// Predicated (mask 16): every item writes its place, the items that are not tails to a spare one, so
-// that no slot branches (built after the GPU time ran out: not timed). Mask 8 runs CUB's
-// DeviceReduce::ReduceByKey (int counts) through the same check and timing. u32 values and keys only.
+// Predicated (mask 16): every item writes its place, the items that are not tails to one spare place,
+// so that no slot branches; mask 128 the same at a cap of 2048. Mask 32: the predicated agent that
+// never stages (its shared memory and bookkeeping only); mask 64: main's agent with the same shared
+// memory unused. Mask 8 runs CUB's DeviceReduce::ReduceByKey (int counts) through the same check and
+// timing. u32 values and keys only.
 // Outputs checked bitwise against main's generic agent first, as rbk-variants.cu does. Builds
 // against main:
 //   nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
 //     docs/design/variants/rbk-staged.cu -o rbk_staged
 // Run: rbk_staged [reps=15] [mean: 0 = 1, 3, 8 and 1e5] [mask: 1 generic, 2 cap 4096, 4 cap 6144,
-//      8 CUB, 16 cap 4096 predicated] [passes=2]
+//      8 CUB, 16 cap 4096 predicated, 32 predicated never staging, 64 generic + 24.6 KB unused,
+//      128 cap 2048 predicated] [passes=2]
 #include "rbk_harness.cuh"
 #include <cub/device/device_reduce.cuh>
 
@@ -21,7 +24,7 @@
 // ---- memory (value and item position at the segment's place in the tile) and write them out
 // ---- coalesced, where a tile ends more segments than the block has threads and at most `cap`.
 namespace sweep { namespace detail { namespace scan_impl {
-template <class U, class Count, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp, int Cap, bool Predicated>
+template <class U, class Count, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp, int Cap, bool Predicated, bool Never = false>
 struct staged_run_agent
 {
   using T        = run_item<U, Count>;
@@ -72,7 +75,7 @@ struct staged_run_agent
       const std::int64_t head0   = smem.head0;
       const std::int64_t first   = before + head0 - 1; // the segment of the tile's first tail
       const std::int64_t entries = static_cast<std::int64_t>(smem.tile_heads) - head0 + smem.last_tail;
-      if (entries > block_threads && entries <= Cap)
+      if (!Never && entries > block_threads && entries <= Cap)
       {
         const auto& out = a.p.output;
         // Branch-free: every item computes its place; only tails store (predicated).
@@ -123,14 +126,50 @@ struct staged_run_agent
   __device__ bool full_tile(std::uint64_t tile) const { return (tile + 1) * shape::tile_items <= a.p.n; }
   __device__ void run() { run_tiles_in_order(*this, a.smem.tile_slot); }
 };
+
+template <class U, class Count, class Tuning, class Mode, class InputIt, class OutputIt, class UserOp, int PadBytes>
+struct padded_run_agent
+{
+  using T        = run_item<U, Count>;
+  using Op       = run_op<U, Count, UserOp>;
+  using base_t   = agent<T, Tuning, Mode, InputIt, OutputIt, Op, false>;
+  using params_t = kernel_params<InputIt, OutputIt, T, Op>;
+  struct shared_storage
+  {
+    typename base_t::shared_storage base;
+    unsigned pad[PadBytes / 4];
+  };
+  base_t a;
+  shared_storage& smem;
+  __device__ padded_run_agent(const params_t& params, shared_storage& storage) : a(params, storage.base), smem(storage) {}
+  template <bool Full>
+  __device__ void process(std::uint64_t tile)
+  {
+    if (threadIdx.x == 0)
+    {
+      reinterpret_cast<volatile unsigned*>(smem.pad)[tile % (PadBytes / 4)] = static_cast<unsigned>(tile);
+    }
+    a.template process<Full>(tile);
+  }
+  __device__ std::uint64_t tiles() const { return a.p.tiles; }
+  __device__ unsigned long long* tile_counter() const { return a.p.tile_counter; }
+  __device__ bool full_tile(std::uint64_t tile) const { return a.full_tile(tile); }
+  __device__ void run() { run_tiles_in_order(*this, a.smem.tile_slot); }
+};
 }}}
 
-template <int C, bool P = false> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+template <int C, bool P = false, bool N = false> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+template <int B> struct padded_tuning : sweep::detail::scan_impl::tuning_sm90 {};
 namespace sweep { namespace detail { namespace scan_impl {
-template <int C, bool P, class Mode, class InputIt, class OutputIt, class UserOp>
-struct agent_choice<run_item<std::uint32_t, std::uint32_t>, staged_tuning<C, P>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>
+template <int C, bool P, bool N, class Mode, class InputIt, class OutputIt, class UserOp>
+struct agent_choice<run_item<std::uint32_t, std::uint32_t>, staged_tuning<C, P, N>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>
 {
-  using type = staged_run_agent<std::uint32_t, std::uint32_t, staged_tuning<C, P>, Mode, InputIt, OutputIt, UserOp, C, P>;
+  using type = staged_run_agent<std::uint32_t, std::uint32_t, staged_tuning<C, P, N>, Mode, InputIt, OutputIt, UserOp, C, P, N>;
+};
+template <int B, class Mode, class InputIt, class OutputIt, class UserOp>
+struct agent_choice<run_item<std::uint32_t, std::uint32_t>, padded_tuning<B>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>
+{
+  using type = padded_run_agent<std::uint32_t, std::uint32_t, padded_tuning<B>, Mode, InputIt, OutputIt, UserOp, B>;
 };
 }}}
 
@@ -158,6 +197,9 @@ int main(int argc, char** argv)
     if (mask & 2) run("segments staged, cap 4096", rbk<staged_tuning<4096>>);
     if (mask & 4) run("segments staged, cap 6144", rbk<staged_tuning<6144>>);
     if (mask & 8) run("cub int counts", cub_rbk);
-    if (mask & 16) run("segments staged, cap 4096, predicated (not timed)", rbk<staged_tuning<4096, true>>);
+    if (mask & 16) run("staged 4096 predicated", rbk<staged_tuning<4096, true>>);
+    if (mask & 32) run("staged 4096 pred, never", rbk<staged_tuning<4096, true, true>>);
+    if (mask & 64) run("generic + 24.6 KB pad", rbk<padded_tuning<24608>>);
+    if (mask & 128) run("staged 2048 predicated", rbk<staged_tuning<2048, true>>);
   });
 }
