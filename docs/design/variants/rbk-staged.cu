@@ -18,7 +18,6 @@
 //      8 CUB, 16 cap 4096 predicated, 32 predicated never staging, 64 generic + 24.6 KB unused,
 //      128 cap 2048 predicated] [passes=2]
 #include "rbk_harness.cuh"
-#include <cub/device/device_reduce.cuh>
 
 // ---- EXPERIMENT: main's generic agent over run items whose full tiles stage their segments in shared
 // ---- memory (value and item position at the segment's place in the tile) and write them out
@@ -176,19 +175,7 @@ struct agent_choice<run_item<std::uint32_t, std::uint32_t>, padded_tuning<B>, Mo
 using rbk_harness::generic4;
 using rbk_harness::rbk;
 using rbk_harness::u32;
-
-//! CUB's DeviceReduce::ReduceByKey with `int` counts, its temporary storage allocated once.
-void cub_rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long long* seg, std::uint64_t n)
-{
-  static void* temp       = nullptr;
-  static std::size_t size = 0;
-  if (temp == nullptr)
-  {
-    cub::DeviceReduce::ReduceByKey(nullptr, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
-    cudaMalloc(&temp, size);
-  }
-  cub::DeviceReduce::ReduceByKey(temp, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
-}
+using rbk_harness::cub_rbk;
 
 int main(int argc, char** argv)
 {

@@ -8,23 +8,11 @@
 // Run: rbk_tile_stage [reps=15] [mean: 0 = 1, 3, 8, 16 and 1e5] [mask: 1 off, 2 2048, 4 4096, 8 CUB,
 //      16 1024] [passes=2]
 #include "rbk_harness.cuh"
-#include <cub/device/device_reduce.cuh>
 
 template <int Cap> struct stage_tuning : rbk_harness::generic4 { static constexpr int runs_stage_items = Cap; };
 using rbk_harness::rbk;
 using rbk_harness::u32;
-
-void cub_rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long long* seg, std::uint64_t n)
-{
-  static void* temp       = nullptr;
-  static std::size_t size = 0;
-  if (temp == nullptr)
-  {
-    cub::DeviceReduce::ReduceByKey(nullptr, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
-    cudaMalloc(&temp, size);
-  }
-  cub::DeviceReduce::ReduceByKey(temp, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
-}
+using rbk_harness::cub_rbk;
 
 int main(int argc, char** argv)
 {

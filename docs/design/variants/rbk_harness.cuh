@@ -9,6 +9,8 @@
 #include <sweep/execution_policy.cuh>
 #include <sweep/reduce_by_key.cuh>
 
+#include <cub/device/device_reduce.cuh>
+
 #include <thrust/device_vector.h>
 
 #include <algorithm>
@@ -40,6 +42,20 @@ void rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long l
   auto policy = sweep::par_nosync;
   sc::dispatch<item, sc::scan_mode<false, false>, Choice>(policy, input, n, output,
                                                           sc::run_op<u32, u32, ::cuda::std::plus<>>{{}}, item{}, "v", true);
+}
+
+//! CUB's DeviceReduce::ReduceByKey with `int` counts, its temporary storage allocated once (the
+//! variants' reference in speed).
+inline void cub_rbk(const u32* keys, const u32* vals, u32* kout, u32* vout, unsigned long long* seg, std::uint64_t n)
+{
+  static void* temp       = nullptr;
+  static std::size_t size = 0;
+  if (temp == nullptr)
+  {
+    cub::DeviceReduce::ReduceByKey(nullptr, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
+    cudaMalloc(&temp, size);
+  }
+  cub::DeviceReduce::ReduceByKey(temp, size, keys, kout, vals, vout, seg, ::cuda::std::plus<>{}, static_cast<int>(n));
 }
 
 //! The generic agent's steps of a tile between its loads and its stores (agent.cuh's process, no
