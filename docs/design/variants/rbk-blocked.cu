@@ -218,7 +218,11 @@ struct blocked_run_agent
 };
 }}}
 
-struct blocked_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+struct blocked_tuning : sweep::detail::scan_impl::tuning_sm90
+{
+  //! the library's tile stage (merged 2026-12-08) off: this variant replaces the store it changes
+  static constexpr int runs_stage_items = 0;
+};
 namespace sweep { namespace detail { namespace scan_impl {
 template <class Mode, class InputIt, class OutputIt, class UserOp>
 struct agent_choice<run_item<std::uint32_t, std::uint32_t>, blocked_tuning, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>

@@ -134,7 +134,11 @@ struct stash_run_agent
 };
 }}}
 
-struct stash_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+struct stash_tuning : sweep::detail::scan_impl::tuning_sm90
+{
+  //! the library's tile stage (merged 2026-12-08) off: this variant replaces the store it changes
+  static constexpr int runs_stage_items = 0;
+};
 namespace sweep { namespace detail { namespace scan_impl {
 template <class Mode, class InputIt, class OutputIt, class UserOp>
 struct agent_choice<run_item<std::uint32_t, std::uint32_t>, stash_tuning, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>

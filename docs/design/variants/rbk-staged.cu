@@ -157,8 +157,16 @@ struct padded_run_agent
 };
 }}}
 
-template <int C, bool P = false, bool N = false> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90 {};
-template <int B> struct padded_tuning : sweep::detail::scan_impl::tuning_sm90 {};
+template <int C, bool P = false, bool N = false> struct staged_tuning : sweep::detail::scan_impl::tuning_sm90
+{
+  //! the library's tile stage (merged 2026-12-08) off: this variant replaces the store it changes
+  static constexpr int runs_stage_items = 0;
+};
+template <int B> struct padded_tuning : sweep::detail::scan_impl::tuning_sm90
+{
+  //! the library's tile stage (merged 2026-12-08) off: this variant replaces the store it changes
+  static constexpr int runs_stage_items = 0;
+};
 namespace sweep { namespace detail { namespace scan_impl {
 template <int C, bool P, bool N, class Mode, class InputIt, class OutputIt, class UserOp>
 struct agent_choice<run_item<std::uint32_t, std::uint32_t>, staged_tuning<C, P, N>, Mode, InputIt, OutputIt, run_op<std::uint32_t, std::uint32_t, UserOp>, false>

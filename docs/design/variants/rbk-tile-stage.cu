@@ -1,8 +1,8 @@
 // reduce_by_key's tile stage in the library (docs/design/compaction.md, variants, "reduce_by_key's tile
-// stage"): needs docs/design/variants/rbk-tile-stage.patch applied. The kernel with its stage
-// (tuning.hpp runs_stage_items) at 2048 (the patch's tuning), off (0: main's kernel, the same SASS),
-// 4096 and 1024; CUB's DeviceReduce::ReduceByKey with int counts. Outputs checked bitwise against the
-// library's kernel as built (rbk_harness::generic4: sm_90's tuning). Builds:
+// stage"; merged 2026-12-08). The kernel with its stage (tuning.hpp runs_stage_items) at 2048 (the
+// library's tuning), off (0: the kernel before the stage), 4096 and 1024; CUB's
+// DeviceReduce::ReduceByKey with int counts. Outputs checked bitwise against the library's kernel as
+// built (rbk_harness::generic4: sm_90's tuning). Builds:
 //   nvcc -O3 -DNDEBUG -std=c++17 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -Iinclude \
 //     docs/design/variants/rbk-tile-stage.cu -o rbk_tile_stage
 // Run: rbk_tile_stage [reps=15] [mean: 0 = 1, 3, 8, 16 and 1e5] [mask: 1 off, 2 2048, 4 4096, 8 CUB,

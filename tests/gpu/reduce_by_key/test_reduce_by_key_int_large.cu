@@ -6,6 +6,10 @@
 #include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 using namespace sweep_test;
 
 // --------------------------------------------------------------------------------------------------
@@ -107,6 +111,153 @@ TEST_CASE("reduce_by_key over more than 300 tiles matches thrust", "[reduce_by_k
 {
   reduce_of_runs<std::uint8_t, std::uint32_t>("uint8/uint32", {many_tiles<std::uint8_t>()}, op_bit_xor<std::uint32_t>{});
   reduce_of_runs<std::int32_t, std::int32_t>("int32/int32", {many_tiles<std::int32_t>()}, op_maximum<std::int32_t>{});
+}
+
+// --------------------------------------------------------------------------------------------------
+// Full tiles that end a set number of segments: each side of the block's threads and of the stage's
+// size (run_output::store_tile writes a tile's segments through shared memory where it ends more
+// segments than the block has threads and at most tuning.hpp's runs_stage_items; item by item
+// otherwise), with and without the tile's first and last items on a segment edge, for values of 1, 2,
+// 4 and 8 bytes (tiles of 8192 and 4096 items) and 16 bytes (never staged); the last tile full (the
+// stage writes the segment count) and partial. Against thrust::device, bitwise, with the keys also
+// discarded.
+
+namespace
+{
+
+namespace sc = sweep::detail::scan_impl;
+
+//! Items of a full tile of reduce_by_key over values V (sm_90's tuning; u32 head counts below 2^31).
+template <class V>
+constexpr std::size_t rbk_tile_items = sc::tile_shape<sc::run_item<V, std::uint32_t>, sc::tuning_sm90, false>::tile_items;
+
+//! Keys whose tile t ends ends[t % ends.size()] segments at seeded places (the key goes up by one after
+//! each): every other cycle of the list with the tile's last item among them.
+inline thrust::device_vector<std::uint32_t> keys_ending(std::size_t tile, std::size_t n, const std::vector<std::size_t>& ends,
+                                                        std::uint64_t seed)
+{
+  thrust::host_vector<std::uint32_t> keys(n);
+  std::mt19937_64 g(seed);
+  std::vector<std::size_t> places(tile);
+  std::uint32_t key = 0;
+  for (std::size_t t = 0; t * tile < n; ++t)
+  {
+    const std::size_t e = std::min(ends[t % ends.size()], tile);
+    for (std::size_t k = 0; k < tile; ++k)
+    {
+      places[k] = k;
+    }
+    std::shuffle(places.begin(), places.end(), g);
+    std::vector<char> tail(tile, 0);
+    for (std::size_t k = 0; k < e; ++k)
+    {
+      tail[places[k]] = 1;
+    }
+    if (e > 0 && (t / ends.size()) % 2 == 1 && !tail[tile - 1])
+    {
+      tail[places[0]]  = 0; // the tile's last item ends a segment instead
+      tail[tile - 1] = 1;
+    }
+    for (std::size_t k = 0; k < tile && t * tile + k < n; ++k)
+    {
+      keys[t * tile + k] = key;
+      key += tail[k];
+    }
+  }
+  return thrust::device_vector<std::uint32_t>(keys.begin(), keys.end());
+}
+
+template <class V, class Op>
+void reduce_of_tiles_ending(const char* name, Op op)
+{
+  const std::size_t tile    = rbk_tile_items<V>;
+  const std::size_t threads = sc::tuning_sm90::block_threads;
+  const std::size_t cap     = sc::tuning_sm90::runs_stage_items;
+  const std::vector<std::size_t> ends{0, 1, threads - 1, threads, threads + 1, cap - 1, cap, cap + 1, tile / 2, tile, 700, 1500};
+  const std::size_t tiles = 2 * ends.size() + 1;
+  const auto keys         = keys_ending(tile, tiles * tile, ends, test_seed() + 76);
+  const auto values       = random_vector<V>(tiles * tile, test_seed() + 77);
+  for (std::size_t n : {tiles * tile, tiles * tile - tile / 3, (tiles - 1) * tile + 1, 4 * tile})
+  {
+    const std::string what = std::string(name) + ", tiles ending set segment counts, n=" + std::to_string(n);
+    check_reduce_by_key_forms<std::uint32_t, V>(keys.begin(), values.begin(), n, ::cuda::std::equal_to<std::uint32_t>{}, op, what);
+    // The keys discarded: the values and the returned ends as with both outputs.
+    thrust::device_vector<V> ev(n + 4), av(n + 4);
+    poison(ev);
+    poison(av);
+    const auto np = static_cast<std::ptrdiff_t>(n);
+    const auto e  = thrust::reduce_by_key(thrust::device, keys.begin(), keys.begin() + np, values.begin(),
+                                          thrust::make_discard_iterator(), ev.begin());
+    const auto a  = thrust::reduce_by_key(sweep::par, keys.begin(), keys.begin() + np, values.begin(),
+                                          thrust::make_discard_iterator(), av.begin());
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    INFO(what << ", keys discarded, seed = " << test_seed());
+    const std::size_t segments = static_cast<std::size_t>(e.second - ev.begin());
+    REQUIRE(static_cast<std::size_t>(a.second - av.begin()) == segments);
+    REQUIRE(static_cast<std::size_t>(a.first - thrust::make_discard_iterator()) == segments);
+    require_bitwise_equal(ev, av, segments, "reduce_by_key values, keys discarded, " + what);
+    require_poison_intact(av, segments, "reduce_by_key values, keys discarded, " + what);
+  }
+}
+
+struct pair16
+{
+  std::uint64_t a;
+  std::uint64_t b;
+};
+//! Affine maps v -> a * v + b mod 2^64, x then y: associative, not commutative.
+struct pair16_op
+{
+  __host__ __device__ pair16 operator()(const pair16& x, const pair16& y) const
+  {
+    return pair16{y.a * x.a, y.a * x.b + y.b};
+  }
+};
+struct pair16_of
+{
+  __host__ __device__ pair16 operator()(std::uint64_t i) const
+  {
+    return pair16{mix64(i) | 1, mix64(i + 1)};
+  }
+};
+
+} // namespace
+
+TEST_CASE("reduce_by_key of tiles ending segment counts on each side of the block's threads and the stage matches thrust",
+          "[reduce_by_key][int][stage]")
+{
+  STATIC_REQUIRE(sc::tuning_sm90::runs_stage_items > sc::tuning_sm90::block_threads);
+  STATIC_REQUIRE(rbk_tile_items<std::uint32_t> == 8192);
+  STATIC_REQUIRE(rbk_tile_items<std::uint64_t> == 4096);
+  reduce_of_tiles_ending<std::uint32_t>("uint32/uint32", op_plus<std::uint32_t>{});
+  reduce_of_tiles_ending<std::uint64_t>("uint32/uint64", op_bit_xor<std::uint64_t>{});
+  reduce_of_tiles_ending<std::uint8_t>("uint32/uint8", op_maximum<std::uint8_t>{});
+  reduce_of_tiles_ending<std::int16_t>("uint32/int16", op_minimum<std::int16_t>{});
+}
+
+TEST_CASE("reduce_by_key of three staged tiles matches thrust (the sanitizers' size)", "[reduce_by_key][int][stage][small]")
+{
+  const std::size_t tile    = rbk_tile_items<std::uint32_t>;
+  const std::size_t threads = sc::tuning_sm90::block_threads;
+  const std::size_t cap     = sc::tuning_sm90::runs_stage_items;
+  const auto keys           = keys_ending(tile, 3 * tile, {threads + 1, cap, threads}, test_seed() + 79);
+  const auto values         = random_vector<std::uint32_t>(3 * tile, test_seed() + 80);
+  for (std::size_t n : {3 * tile, 2 * tile + 5})
+  {
+    check_reduce_by_key<std::uint32_t, std::uint32_t>(sweep::par, keys.begin(), values.begin(), n,
+                                                      "uint32/uint32, three tiles, n=" + std::to_string(n));
+  }
+}
+
+TEST_CASE("reduce_by_key of 16-byte values in tiles ending many segments matches thrust", "[reduce_by_key][int][stage][struct]")
+{
+  const std::size_t tile = rbk_tile_items<pair16>;
+  const std::vector<std::size_t> ends{0, 300, tile / 4, tile / 2, tile};
+  const std::size_t n = 2 * ends.size() * tile + tile / 2;
+  const auto keys     = keys_ending(tile, n, ends, test_seed() + 78);
+  const auto values   = generated_vector<pair16>(n, pair16_of{});
+  check_reduce_by_key<std::uint32_t, pair16>(sweep::par, keys.begin(), values.begin(), n, "uint32/pair16",
+                                             ::cuda::std::equal_to<std::uint32_t>{}, pair16_op{});
 }
 
 // --------------------------------------------------------------------------------------------------

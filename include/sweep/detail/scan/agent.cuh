@@ -49,6 +49,14 @@ inline constexpr bool has_row_access = false;
 template <class It>
 inline constexpr bool has_row_access<It, std::enable_if_t<It::row_access>> = true;
 
+//! Outputs that stage a full tile's results in shared memory and write them out together
+//! (reduce_by_key's run_output; its store_tile says how): `It::stages_tiles` is true, and
+//! `It::tile_stage<Cap, BlockThreads>` is the shared memory, plan_tile_stage fills its plan.
+template <class It, class = void>
+inline constexpr bool has_tile_stage = false;
+template <class It>
+inline constexpr bool has_tile_stage<It, std::enable_if_t<It::stages_tiles>> = true;
+
 //! Everything the kernel reads, by value.
 template <class InputIt, class OutputIt, class T, class Op>
 struct kernel_params
@@ -110,13 +118,27 @@ struct agent
     __device__ T* data() { return reinterpret_cast<T*>(bytes); }
   };
 
-  struct shared_storage
+  //! The in-order schedule stages full tiles where the output can (has_tile_stage) and the tuning gives
+  //! the stage room (Tuning::runs_stage_items: reduce_by_key's run items), for scans without an
+  //! initial value (the plan counts from the tile's prefix, none for tile 0). The plan is made by lane 0
+  //! of warp 0, thread 0, from its first item x[0][0]: the tile's first item, which scan_rows leaves
+  //! as loaded in an inclusive scan (no initial value: inclusive).
+  static constexpr bool stages = has_tile_stage<OutputIt> && !Pipelined && !Mode::has_init && Tuning::runs_stage_items > 0;
+
+  struct core_storage
   {
     raw_values<warps> warp_totals;
     raw_values<1> exclusive;
     raw_values<exact ? 1 : fold_windows * 32> window;
     unsigned long long tile_slot;
   };
+  //! The core and the output's tile stage (instantiated only where the agent stages).
+  template <class Out>
+  struct staged_storage : core_storage
+  {
+    typename Out::template tile_stage<Tuning::runs_stage_items, shape::block_threads> stage;
+  };
+  using shared_storage = std::conditional_t<stages, staged_storage<OutputIt>, core_storage>;
 
   const params_t& p;
   shared_storage& smem;
@@ -488,7 +510,7 @@ struct agent
     }
     __syncthreads();
 
-    // Warp 0: the tile's aggregate, published at once; then its prefix.
+    // Warp 0: the tile's aggregate, published at once; then its prefix (and a staged tile's plan).
     if (warp == 0)
     {
       const T aggregate = tile_aggregate(smem.warp_totals.data());
@@ -505,6 +527,13 @@ struct agent
             ::new (static_cast<void*>(smem.exclusive.data())) T(p.init);
           }
         }
+        if constexpr (stages && Full)
+        {
+          if (lane == 0)
+          {
+            OutputIt::template plan_tile_stage<block_threads>(smem.stage, x[0][0], aggregate, nullptr);
+          }
+        }
       }
       else
       {
@@ -514,6 +543,10 @@ struct agent
         if (lane == 0)
         {
           ::new (static_cast<void*>(smem.exclusive.data())) T(exclusive);
+          if constexpr (stages && Full)
+          {
+            OutputIt::template plan_tile_stage<block_threads>(smem.stage, x[0][0], aggregate, &exclusive);
+          }
         }
       }
     }
@@ -525,7 +558,15 @@ struct agent
       prefix = {smem.exclusive.data()[0], true};
     }
     add_prefix(x, prefix, smem.warp_totals.data());
-    store<Full>(tile_base, x);
+    if constexpr (stages && Full)
+    {
+      p.output.template store_tile<block_threads, shape::tile_items>(
+        static_cast<std::int64_t>(tile_base), static_cast<std::int64_t>(item_index(tile_base, 0, 0)), 32 * vec, x, smem.stage);
+    }
+    else
+    {
+      store<Full>(tile_base, x);
+    }
   }
 
   __device__ std::uint64_t tiles() const

@@ -376,6 +376,92 @@ struct run_output
     }
   }
 
+  //! A full tile's segments staged in shared memory and written out together (CUB's two-phase
+  //! scatter), where the tile ends more segments than the block has threads and at most Cap: each of
+  //! a thread's items writes its value and its place in the tile at its segment's place in the stage
+  //! (the items that are not tails to the thread's own spare place, Cap + thread, so that no item
+  //! branches and no two threads write one place), and after a barrier the block writes the values
+  //! and the keys (read again at those places) to consecutive segments. At runs of 8 the item-by-item
+  //! stores run a branch an item in nearly every warp (docs/design/compaction.md, "What limits it").
+  //! Values that move as raw bytes, up to 8 of them.
+  static constexpr bool stages_tiles = raw_movable<T> && sizeof(T) <= 8;
+
+  template <int Cap, int BlockThreads>
+  struct tile_stage
+  {
+    static_assert(Cap > 0 && Cap < 65536, "reduce_by_key: a tile's stage holds up to 65535 segments");
+    alignas(16) unsigned char values[(Cap + BlockThreads) * sizeof(T)];
+    std::uint16_t places[Cap + BlockThreads]; //!< the tail's item's place in the tile
+    Count first;                   //!< heads before the tile's first item and at it: its segment + 1
+    unsigned entries;              //!< segments the tile ends where it stages them; 0 where it does not
+  };
+
+  //! One thread, once the tile's prefix is known (`prefix`: the scan of the items before the tile, none
+  //! for tile 0) and before the barrier after which every thread stores: the tile's first count and the
+  //! segments it stages (the segments it ends: its heads, less the first item's segment where that
+  //! starts in the tile, plus the last item's where that ends in it), 0 where it stores item by item.
+  //! `first_item` is the tile's first item as loaded; the aggregate's tail bit is the tile's last
+  //! item's (run_op keeps its right operand's), so no thread notes the tile's edges.
+  template <int BlockThreads, int Cap>
+  __device__ static void
+  plan_tile_stage(tile_stage<Cap, BlockThreads>& stage, const item& first_item, const item& aggregate, const item* prefix)
+  {
+    const Count before    = prefix != nullptr ? (prefix->count & ~run_tail_bit<Count>) : Count(0);
+    const Count heads     = aggregate.count & ~run_tail_bit<Count>;
+    const Count head0     = (first_item.count & ~run_tail_bit<Count>) != 0 ? Count(1) : Count(0);
+    const Count last_tail = (aggregate.count & run_tail_bit<Count>) != 0 ? Count(1) : Count(0);
+    const Count entries   = heads - head0 + last_tail;
+    stage.first           = before + head0;
+    stage.entries         = entries > static_cast<Count>(BlockThreads) && entries <= static_cast<Count>(Cap)
+                            ? static_cast<unsigned>(entries)
+                            : 0u;
+  }
+
+  //! A full tile's rows (as store_rows takes them; tile_first: the tile's first item, first - tile_first
+  //! this thread's first item's place in it), through the stage where plan_tile_stage chose it. The
+  //! caller's barrier before the next tile's plan separates this tile's reads of the stage from the
+  //! next one's writes.
+  template <int BlockThreads, int TileItems, int Cap, int Rows, int Vec>
+  __device__ void store_tile(std::int64_t tile_first, std::int64_t first, std::int64_t stride,
+                             const item (&in)[Rows][Vec], tile_stage<Cap, BlockThreads>& stage) const
+  {
+    static_assert(TileItems <= 65536, "reduce_by_key: places in the tile as 16 bits");
+    const unsigned entries = stage.entries;
+    if (entries == 0)
+    {
+      store_rows<Rows, Vec>(first, stride, in);
+      return;
+    }
+    const Count first_count = stage.first;
+    T* const values         = reinterpret_cast<T*>(stage.values);
+    const unsigned place0   = static_cast<unsigned>(first - tile_first);
+    const unsigned spare    = static_cast<unsigned>(Cap) + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < Rows; ++j)
+    {
+#pragma unroll
+      for (int u = 0; u < Vec; ++u)
+      {
+        const bool tail   = (in[j][u].count & run_tail_bit<Count>) != 0;
+        const unsigned at = tail ? static_cast<unsigned>((in[j][u].count & ~run_tail_bit<Count>) - first_count) : spare;
+        values[at]        = in[j][u].value;
+        stage.places[at]  = static_cast<std::uint16_t>(place0 + static_cast<unsigned>(j * stride + u));
+      }
+    }
+    const std::int64_t segment0 = static_cast<std::int64_t>(first_count) - 1;
+    if (threadIdx.x == BlockThreads - 1 && index + tile_first + TileItems == n)
+    {
+      *segments = static_cast<unsigned long long>(segment0 + entries);
+    }
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < entries; k += BlockThreads)
+    {
+      const std::int64_t segment = segment0 + k;
+      values_out[segment]        = values[k];
+      keys_out[segment]          = key_at(index + tile_first + stage.places[k]);
+    }
+  }
+
   //! Random access (the kernel's per-item stores): `*(output + i) = x`.
   struct cursor
   {

@@ -65,6 +65,16 @@ struct tuning_sm90
   //! 0.93 ms, 4 rows 1.53 / 1.09 / 0.84, 5 rows 1.71 / 1.11 / 0.83, 6 rows 2.06 / 1.35 / 1.00 (5 and 6
   //! spill at 64 registers).
   static constexpr int rows_runs = 4;
+  //! Segments a full tile of reduce_by_key stages in shared memory at most (run_output::store_tile:
+  //! where a tile ends more segments than the block has threads and at most this many, they are
+  //! written out together instead of item by item): 2048, 15 KiB of u32 values and places with a
+  //! spare place a thread; 0 turns it off. u32/u32 at 2^28 on an H100, sweep-bench, this kernel
+  //! against the one without the stage in one call (docs/design/compaction.md, variants), runs of 1 /
+  //! 8 / 10^5: 1.609-1.627 -> 1.634-1.635 ms, 1.055-1.056 -> 0.953-0.955, 0.831-0.833 -> 0.844-0.848.
+  //! Caps in one earlier call (rbk-tile-stage.cu, runs of 1 / 3 / 8 / 16 / 10^5): none 1.604 / 1.457 /
+  //! 1.066 / 1.016 / 0.821 ms, 2048 1.626 / 1.465 / 0.946 / 0.979 / 0.833, 4096 1.649 / 1.090 / 0.954
+  //! / 1.004 / 0.835 (4096 stages runs of 3 too, but its 27 KiB cost L1 where tiles store item by item).
+  static constexpr int runs_stage_items = 2048;
   //! Rows (16-byte vectors of values) a thread holds in the two latency tiles: the in-order tiles of
   //! the scans whose results do not depend on the tile (integral accumulators, plain and by key;
   //! plan.hpp, tuned_latency), taken where the call is one tile's latency (plan.hpp,
@@ -158,6 +168,8 @@ struct tuning_sm75 : tuning_sm80
 {
   static constexpr int blocks_per_sm       = 2;
   static constexpr int blocks_per_sm_fold4 = 1;
+  //! reduce_by_key's stage: 1024 segments, so that two blocks with 8-byte values fit 64 KB.
+  static constexpr int runs_stage_items = 1024;
 };
 
 //! The tuning of each of sweep's architectures (util/arch.hpp). Arch 0 (the host compiler's pass)
@@ -195,6 +207,17 @@ constexpr std::size_t block_shared_bytes()
        + 64;
 }
 
+//! Static shared memory a block of reduce_by_key's kernel takes at most (run items, agent.cuh): the fold
+//! windows, one value a warp, the tile's prefix and the tile index, and the tile's stage (values of up
+//! to 8 bytes and their places, a spare place a thread; run_output::tile_stage), with padding.
+template <class Tuning>
+constexpr std::size_t runs_block_shared_bytes()
+{
+  return static_cast<std::size_t>(Tuning::fold_window_bytes)
+       + (static_cast<std::size_t>(Tuning::block_threads) / 32 + 1) * max_item_bytes
+       + (static_cast<std::size_t>(Tuning::runs_stage_items) + Tuning::block_threads) * (8 + 2) + 64;
+}
+
 //! The widest value the specialised schedule hands between its roles (16 bytes).
 struct alignas(16) pipeline_widest
 {
@@ -210,6 +233,8 @@ constexpr bool fits(const arch_limits& limits)
       && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_small, block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_wide, block_shared_bytes<Tuning>())
       && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_segmented, block_shared_bytes<Tuning>())
+      && blocks_fit(limits, Tuning::block_threads, Tuning::blocks_per_sm_segmented, runs_block_shared_bytes<Tuning>())
+      && runs_block_shared_bytes<Tuning>() <= static_shared_per_block && Tuning::runs_stage_items >= 0
       && blocks_fit(limits, Tuning::block_threads_fold4, Tuning::blocks_per_sm_fold4, block_shared_bytes<Tuning>())
       && (!Tuning::bulk_copies
           || blocks_fit(limits, Tuning::block_threads + pipeline_extra_threads, Tuning::pipeline_blocks_per_sm,
