@@ -131,6 +131,15 @@ namespace sc = sweep::detail::scan_impl;
 template <class V>
 constexpr std::size_t rbk_tile_items = sc::tile_shape<sc::run_item<V, std::uint32_t>, sc::tuning_sm90, false>::tile_items;
 
+//! Whether the agent of reduce_by_key's kernel over contiguous u32 keys and values V (sm_90's tuning)
+//! stages full tiles: the [stage] tests reach run_output::store_tile's staged path only where it does.
+template <class V>
+constexpr bool rbk_agent_stages =
+  sc::agent<sc::run_item<V, std::uint32_t>, sc::tuning_sm90, sc::scan_mode<false, false>,
+            sc::run_input<V, std::uint32_t, const std::uint32_t*, const V*, ::cuda::std::equal_to<std::uint32_t>>,
+            sc::run_output<V, std::uint32_t, const std::uint32_t*, std::uint32_t*, V*>,
+            sc::run_op<V, std::uint32_t, ::cuda::std::plus<V>>>::stages;
+
 //! Keys whose tile t ends ends[t % ends.size()] segments at seeded places (the key goes up by one after
 //! each): every other cycle of the list with the tile's last item among them.
 inline thrust::device_vector<std::uint32_t> keys_ending(std::size_t tile, std::size_t n, const std::vector<std::size_t>& ends,
@@ -229,6 +238,10 @@ TEST_CASE("reduce_by_key of tiles ending segment counts on each side of the bloc
   STATIC_REQUIRE(sc::tuning_sm90::runs_stage_items > sc::tuning_sm90::block_threads);
   STATIC_REQUIRE(rbk_tile_items<std::uint32_t> == 8192);
   STATIC_REQUIRE(rbk_tile_items<std::uint64_t> == 4096);
+  STATIC_REQUIRE(rbk_agent_stages<std::uint32_t>);
+  STATIC_REQUIRE(rbk_agent_stages<std::uint64_t>);
+  STATIC_REQUIRE(rbk_agent_stages<std::uint8_t>);
+  STATIC_REQUIRE(rbk_agent_stages<std::int16_t>);
   reduce_of_tiles_ending<std::uint32_t>("uint32/uint32", op_plus<std::uint32_t>{});
   reduce_of_tiles_ending<std::uint64_t>("uint32/uint64", op_bit_xor<std::uint64_t>{});
   reduce_of_tiles_ending<std::uint8_t>("uint32/uint8", op_maximum<std::uint8_t>{});
@@ -237,6 +250,7 @@ TEST_CASE("reduce_by_key of tiles ending segment counts on each side of the bloc
 
 TEST_CASE("reduce_by_key of three staged tiles matches thrust (the sanitizers' size)", "[reduce_by_key][int][stage][small]")
 {
+  STATIC_REQUIRE(rbk_agent_stages<std::uint32_t>);
   const std::size_t tile    = rbk_tile_items<std::uint32_t>;
   const std::size_t threads = sc::tuning_sm90::block_threads;
   const std::size_t cap     = sc::tuning_sm90::runs_stage_items;
@@ -251,6 +265,7 @@ TEST_CASE("reduce_by_key of three staged tiles matches thrust (the sanitizers' s
 
 TEST_CASE("reduce_by_key of 16-byte values in tiles ending many segments matches thrust", "[reduce_by_key][int][stage][struct]")
 {
+  STATIC_REQUIRE(!rbk_agent_stages<pair16>); // values over 8 bytes store item by item
   const std::size_t tile = rbk_tile_items<pair16>;
   const std::vector<std::size_t> ends{0, 300, tile / 4, tile / 2, tile};
   const std::size_t n = 2 * ends.size() * tile + tile / 2;
